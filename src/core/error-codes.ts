@@ -1,0 +1,39 @@
+/** Stable error codes. Callers switch on these, never on messages. */
+export const llmErrorCodes = [
+  'LLM_AUTH_FAILED',
+  'LLM_TIMEOUT',
+  'LLM_RATE_LIMITED',
+  'LLM_CONNECTION',
+  'LLM_SERVER_ERROR',
+  'LLM_HTTP_ERROR',
+  'LLM_BAD_RESPONSE',
+  'LLM_INVALID_TOOL_CALL',
+  'LLM_CONTEXT_OVERFLOW',
+  'LLM_CIRCUIT_OPEN',
+  'LLM_BUDGET_EXCEEDED',
+  'LLM_ABORTED',
+] as const;
+
+export const engineErrorCodes = ['ENGINE_ABORTED', 'ENGINE_LOOP_DETECTED', 'ENGINE_MAX_TURNS'] as const;
+
+export const toolErrorCodes = [
+  'ENOENT',
+  'E_SANDBOX_VIOLATION',
+  'E_READ_LIMIT',
+  'E_WRITE_LIMIT',
+  'E_INVALID_FRONTMATTER',
+  'E_SCHEMA_VALIDATION',
+  'E_INVALID_TRANSITION',
+  'E_PRECONDITION_FAILED',
+  'E_UNKNOWN_TOOL',
+  'E_TIMEOUT',
+  'E_INTERNAL',
+] as const;
+
+export const configErrorCodes = ['CONFIG_INVALID'] as const;
+
+export type LlmErrorCode = (typeof llmErrorCodes)[number];
+export type EngineErrorCode = (typeof engineErrorCodes)[number];
+export type ToolErrorCode = (typeof toolErrorCodes)[number];
+export type ConfigErrorCode = (typeof configErrorCodes)[number];
+export type ErrorCode = LlmErrorCode | EngineErrorCode | ToolErrorCode | ConfigErrorCode;

@@ -1,0 +1,13 @@
+/** JSON with object keys sorted at every depth: equal values give equal strings. */
+export function stableStringify(value: unknown): string {
+  return JSON.stringify(sortKeys(value)) ?? 'undefined';
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value === null || typeof value !== 'object') return value;
+  const sorted: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort())
+    sorted[key] = sortKeys((value as Record<string, unknown>)[key]);
+  return sorted;
+}

@@ -1,0 +1,48 @@
+import type { ToolResult } from '../core/types.js';
+
+/** A JSON Schema object, as tools declare their parameters. */
+export type JsonSchema = Record<string, unknown>;
+
+/** Anything with zod's shape; converted with zod's own `toJSONSchema`. */
+export interface ZodLikeSchema {
+  _zod: unknown;
+}
+
+export interface ToolLogger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** What a tool's `execute` receives beside its arguments. */
+export interface ToolContext {
+  /** Aborted when the run is cancelled or the tool's timeout fires. */
+  signal: AbortSignal;
+  runId: string;
+  toolCallId: string;
+  projectRoot: string;
+  logger: ToolLogger;
+}
+
+export interface ToolDefinition<Args = Record<string, unknown>> {
+  /** The name the model sees (dots allowed: `fs.read`; it is mapped to a valid wire name). */
+  name: string;
+  description: string;
+  parameters: JsonSchema | ZodLikeSchema;
+  /**
+   * Runs the tool. Return a plain value (wrapped as `{ ok: true, data }`) or a full `ToolResult`.
+   * Throw a `SpineError` with a tool code for a named failure; anything else becomes `E_INTERNAL`.
+   */
+  execute(args: Args, context: ToolContext): unknown | Promise<unknown>;
+  /** Per-tool timeout; the ToolHost's default applies when absent. */
+  timeoutMs?: number;
+}
+
+/** Declares a tool. Identity at run time; it gives `execute` typed arguments. */
+export function defineTool<Args = Record<string, unknown>>(
+  definition: ToolDefinition<Args>,
+): ToolDefinition<Args> {
+  return definition;
+}
+
+export type { ToolResult };
