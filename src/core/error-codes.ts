@@ -14,7 +14,14 @@ export const llmErrorCodes = [
   'LLM_ABORTED',
 ] as const;
 
-export const engineErrorCodes = ['ENGINE_ABORTED', 'ENGINE_LOOP_DETECTED', 'ENGINE_MAX_TURNS'] as const;
+export const engineErrorCodes = [
+  'ENGINE_ABORTED',
+  'ENGINE_LOOP_DETECTED',
+  'ENGINE_MAX_TURNS',
+  'ENGINE_INCOMPLETE_TOOL_CALL',
+  'ENGINE_UNKNOWN_RUN',
+  'ENGINE_RUN_BUSY',
+] as const;
 
 export const toolErrorCodes = [
   'ENOENT',

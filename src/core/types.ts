@@ -87,6 +87,8 @@ export interface Usage {
   cachedTokens?: number;
   /** Wall time of the call as seen by the client, first byte sent to last byte read. */
   latencyMs: number;
+  /** Durations the runner reported, in milliseconds (Ollama: `totalMs`, `loadMs`, `promptEvalMs`, `evalMs`). */
+  timings?: Record<string, number>;
 }
 
 /** One fix normalization made (DECISIONS.md §9). */

@@ -1,0 +1,35 @@
+import { SpineError } from '../../core/spine-error.js';
+
+/**
+ * Socket-level failures (ECONNREFUSED, ECONNRESET, undici's "other side closed", fetch's "fetch failed")
+ * become one retryable LLM_CONNECTION error. The network code is kept in `details.cause` for diagnosis.
+ */
+export function toConnectionError(error: unknown, url: string): SpineError {
+  if (SpineError.is(error)) return error;
+  const code = findErrorCode(error);
+  const message = describe(error);
+  return new SpineError({
+    code: 'LLM_CONNECTION',
+    message: `connection to ${url} failed: ${message}${code && !message.includes(code) ? ` (${code})` : ''}`,
+    retryable: true,
+    details: code ? { url, networkCode: code } : { url },
+    cause: error,
+  });
+}
+
+function findErrorCode(error: unknown): string | undefined {
+  // fetch wraps the socket error in `cause`; undici's own errors carry `code` directly.
+  for (let current = error, depth = 0; current && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause;
+  if (error.message === 'fetch failed' && cause instanceof Error) return cause.message;
+  return error.message || error.name;
+}

@@ -1,0 +1,148 @@
+import type { Clock } from '../core/deps.js';
+import { SpineError } from '../core/spine-error.js';
+import type { ModelRequest, ModelResponse, StreamEvent } from '../core/types.js';
+import type { HttpResponse, HttpTransport } from './http/http-transport.js';
+import type {
+  DecoderContext,
+  EndpointSettings,
+  ProviderAdapter,
+  StreamDecoder,
+} from './providers/provider-adapter.js';
+import { attachRetryHints } from './resilience/attach-retry-hints.js';
+import { AttemptDeadline } from './resilience/attempt-deadline.js';
+
+export interface AttemptContext {
+  adapter: ProviderAdapter;
+  endpoint: EndpointSettings;
+  transport: HttpTransport;
+  clock: Clock;
+  timeoutMs: number;
+  idleTimeoutMs: number;
+}
+
+/** Error bodies are read for their message only; a runaway one is cut here. */
+const maxErrorBodyBytes = 1 << 20;
+
+/**
+ * One HTTP attempt of a model call: send, check the status, then turn body chunks into events. A streamed
+ * call decodes SSE as it arrives; a non-streamed one (or a runner that answered a stream request with plain
+ * JSON) reads the whole body and yields the same events at once. `close()` releases everything.
+ */
+export class ModelCallAttempt {
+  private readonly deadline: AttemptDeadline;
+  private response: HttpResponse | undefined;
+  private chunks: AsyncIterator<Uint8Array> | undefined;
+  private decoder: StreamDecoder | undefined;
+  private decoderContext: DecoderContext | undefined;
+  private ended = false;
+
+  constructor(
+    private readonly context: AttemptContext,
+    private readonly request: ModelRequest,
+    private readonly streamed: boolean,
+  ) {
+    this.deadline = new AttemptDeadline({
+      clock: context.clock,
+      timeoutMs: request.timeoutMs ?? context.timeoutMs,
+      idleTimeoutMs: request.idleTimeoutMs ?? context.idleTimeoutMs,
+      signal: request.signal,
+    });
+  }
+
+  /** Sends the request and waits for a successful status; throws the classified error otherwise. */
+  async open(): Promise<void> {
+    const { adapter, endpoint, clock } = this.context;
+    const spec = adapter.buildRequest(this.request, { stream: this.streamed, endpoint });
+    const startedAt = clock.now();
+    if (this.deadline.failure) throw this.deadline.failure;
+    const response = await this.context.transport.send({
+      ...spec,
+      method: 'POST',
+      signal: this.deadline.signal,
+    });
+    this.response = response;
+    this.deadline.markHeadersReceived();
+    this.chunks = response.body[Symbol.asyncIterator]();
+    this.decoderContext = { startedAt, now: () => clock.now(), request: this.request };
+    if (response.status < 200 || response.status > 299) {
+      const bodyText = await this.readText(maxErrorBodyBytes);
+      throw attachRetryHints(adapter.classifyHttpError(response.status, bodyText), response, clock.now());
+    }
+    if (this.streamed && !isJson(response.headers['content-type'])) {
+      this.decoder = adapter.createStreamDecoder(this.decoderContext);
+    }
+  }
+
+  /** The next events; undefined once the body is done. */
+  async next(): Promise<StreamEvent[] | undefined> {
+    if (this.ended) return undefined;
+    const decoder = this.decoder;
+    if (!decoder) {
+      this.ended = true;
+      const bodyText = await this.readText(Number.POSITIVE_INFINITY);
+      return eventsOf(this.context.adapter.decodeResponse(bodyText, this.decoderContext as DecoderContext));
+    }
+    while (true) {
+      const chunk = await (this.chunks as AsyncIterator<Uint8Array>).next();
+      if (chunk.done) {
+        this.ended = true;
+        return decoder.end();
+      }
+      this.deadline.touch();
+      const events = decoder.push(chunk.value);
+      if (decoder.finished) {
+        // [DONE] seen: some proxies keep the socket open after it (RUNNER-QUIRKS §19), so stop reading here.
+        this.ended = true;
+        this.response?.cancel();
+        return events.length === 0 ? decoder.end() : [...events, ...decoder.end()];
+      }
+      if (events.length > 0) return events;
+    }
+  }
+
+  /** Maps whatever an attempt threw to the error to report: an abort or timeout wins over its side effects. */
+  toFailure(error: unknown): SpineError {
+    const failure = this.deadline.failure;
+    if (failure) return failure;
+    if (SpineError.is(error)) return error;
+    return new SpineError({
+      code: 'LLM_BAD_RESPONSE',
+      message: `could not read the response: ${error instanceof Error ? error.message : String(error)}`,
+      cause: error,
+    });
+  }
+
+  close(): void {
+    this.deadline.dispose();
+    this.response?.cancel();
+  }
+
+  private async readText(limit: number): Promise<string> {
+    const parts: Uint8Array[] = [];
+    let size = 0;
+    const chunks = this.chunks as AsyncIterator<Uint8Array>;
+    while (size < limit) {
+      const chunk = await chunks.next();
+      if (chunk.done) break;
+      this.deadline.touch();
+      parts.push(chunk.value);
+      size += chunk.value.length;
+    }
+    this.ended = true;
+    return Buffer.concat(parts, Math.min(size, limit)).toString('utf8');
+  }
+}
+
+function isJson(contentType: string | undefined): boolean {
+  return contentType?.includes('application/json') === true;
+}
+
+/** A whole response as the same events a stream ends with. */
+function eventsOf(response: ModelResponse): StreamEvent[] {
+  const events: StreamEvent[] = [];
+  if (response.reasoning) events.push({ type: 'reasoning-delta', text: response.reasoning });
+  if (response.content) events.push({ type: 'text-delta', text: response.content });
+  for (const call of response.toolCalls) events.push({ type: 'tool-call', call });
+  events.push({ type: 'usage', usage: response.usage }, { type: 'done', response });
+  return events;
+}

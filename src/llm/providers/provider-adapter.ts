@@ -1,0 +1,49 @@
+import type { SpineError } from '../../core/spine-error.js';
+import type { ModelRequest, ModelResponse, StreamEvent } from '../../core/types.js';
+
+/** Where and how to reach one model: what a provider adapter needs to build a request. */
+export interface EndpointSettings {
+  provider: string;
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
+  headers?: Record<string, string>;
+  apiVersion?: string;
+}
+
+export interface HttpRequestSpec {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Bytes of a streamed body in, normalized events out. Pure and synchronous, so any split can be tested. */
+export interface StreamDecoder {
+  push(chunk: Uint8Array): StreamEvent[];
+  /** The runner said it is done (e.g. `[DONE]`, `done:true`, `response.completed`): stop reading. */
+  readonly finished: boolean;
+  /** Content reached the caller: from here on the call must not be retried. */
+  readonly hasEmittedContent: boolean;
+  /** End of body: the final events, ending in exactly one `done`; throws a SpineError for a cut-off stream. */
+  end(): StreamEvent[];
+}
+
+export interface DecoderContext {
+  startedAt: number;
+  now: () => number;
+  request: ModelRequest;
+}
+
+/**
+ * One runner dialect at the wire edge: Chat Completions, Ollama native, the Responses API. The client's
+ * resilience, timeouts and cancellation are shared; only these four steps differ.
+ */
+export interface ProviderAdapter {
+  buildRequest(
+    request: ModelRequest,
+    options: { stream: boolean; endpoint: EndpointSettings },
+  ): HttpRequestSpec;
+  createStreamDecoder(context: DecoderContext): StreamDecoder;
+  decodeResponse(bodyText: string, context: DecoderContext): ModelResponse;
+  classifyHttpError(status: number, bodyText: string): SpineError;
+}
