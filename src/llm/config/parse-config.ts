@@ -1,0 +1,45 @@
+import { type Document, LineCounter, parseDocument } from 'yaml';
+import { checkConfigNode } from './check-config-node.js';
+import { type ConfigProblem, createConfigError } from './config-error.js';
+import { configSchema } from './config-schema.js';
+import type { SpineConfig } from './spine-config.js';
+import { toSpineConfig } from './to-spine-config.js';
+
+/**
+ * Parses and validates a config file's text. Every problem names the file, line and key path
+ * (DECISIONS §8); all of them are thrown together as one SpineError `CONFIG_INVALID`.
+ * @example
+ * const config = parseConfig(await readFile('spine.yaml', 'utf8'), 'spine.yaml');
+ */
+export function parseConfig(text: string, fileName: string): SpineConfig {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const syntaxProblems = readSyntaxProblems(document, lineCounter);
+  if (syntaxProblems.length > 0) throw createConfigError(fileName, syntaxProblems);
+  if (document.contents === null) {
+    throw createConfigError(fileName, [
+      { line: 1, path: '', message: 'the file is empty (a models: map is required)' },
+    ]);
+  }
+  const checked = checkConfigNode(document, configSchema, lineCounter);
+  const problems = [...checked.problems];
+  const converted = toSpineConfig((checked.value ?? {}) as Record<string, unknown>, checked.lines);
+  problems.push(...converted.problems);
+  if (problems.length > 0) throw createConfigError(fileName, sortByLine(problems));
+  return { ...converted.config, source: { file: fileName, lines: checked.lines } };
+}
+
+function readSyntaxProblems(document: Document, lineCounter: LineCounter): ConfigProblem[] {
+  return document.errors.map((error) => ({
+    line: lineCounter.linePos(error.pos[0]).line,
+    path: '',
+    message: `YAML syntax: ${error.message.split('\n')[0]}`,
+  }));
+}
+
+function sortByLine(problems: ConfigProblem[]): ConfigProblem[] {
+  return problems
+    .map((problem, index) => ({ problem, index }))
+    .sort((a, b) => a.problem.line - b.problem.line || a.index - b.index)
+    .map((entry) => entry.problem);
+}

@@ -1,0 +1,62 @@
+import type { ApiType, ProviderName, ProviderQuirks } from '../providers/presets.js';
+
+/** One model role as configured: `models.<role>` in `spine.yaml`, with `defaults:` already applied. */
+export interface ModelRoleConfig {
+  /** The model name sent to the runner (`id` in the file). */
+  id: string;
+  /** A base URL, or a full `…/chat/completions`, `…/responses` or `…/api/chat` URL. */
+  endpoint: string;
+  /** Given, or inferred from the endpoint URL, else the provider's default. */
+  apiType: ApiType;
+  /** Given, or inferred from the host (api.openai.com, api.deepseek.com, *.openai.azure.com, port 11434). */
+  provider: ProviderName;
+  contextLength?: number;
+  maxConcurrency?: number;
+  timeoutS?: number;
+  /** Environment variable holding the key; a missing variable is an error only when the role is used. */
+  apiKeyEnv?: string;
+  quirks?: Partial<ProviderQuirks>;
+  temperature?: number;
+  maxTokens?: number;
+  circuitBreaker?: CircuitBreakerConfig;
+  headers?: Record<string, string>;
+}
+
+export interface CircuitBreakerConfig {
+  /** Consecutive retryable failures that open the circuit (default 5). */
+  failureThreshold?: number;
+  /** How long the circuit stays open before one trial call (default 30 s). */
+  coolDownS?: number;
+}
+
+/** Hard limits stop further calls with LLM_BUDGET_EXCEEDED; soft ones only raise a `budget-warning` event. */
+export interface BudgetConfig {
+  maxCalls?: number;
+  maxTotalTokens?: number;
+  softCalls?: number;
+  softTotalTokens?: number;
+}
+
+/** Limits applied to every call before it is sent (spec 001 §7). */
+export interface GovernanceConfig {
+  /** Caps `maxTokens` (a call asking for more gets this many). */
+  maxTokens?: number;
+  /** Caps `temperature`. */
+  maxTemperature?: number;
+  /** Tools never offered to the model. */
+  blockedTools?: string[];
+}
+
+export interface SpineConfig {
+  models: Record<string, ModelRoleConfig>;
+  budget?: BudgetConfig;
+  governance?: GovernanceConfig;
+  /** Where the config came from, so errors found later (a missing key variable) can name file and line. */
+  source?: ConfigSource;
+}
+
+export interface ConfigSource {
+  file: string;
+  /** Line of each key path, e.g. `models.coding.api_key_env` → 9. */
+  lines: Record<string, number>;
+}

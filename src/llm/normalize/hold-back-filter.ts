@@ -1,0 +1,180 @@
+import { findJsonValueEnd } from './repair/find-json-value-end.js';
+import { classifyCallPrefix, isKnownToolCallJson } from './text-tool-calls/classify-call-prefix.js';
+import { callFenceLanguages } from './text-tool-calls/find-json-calls.js';
+import { toolCallMarkers } from './text-tool-calls/find-marked-calls.js';
+
+export interface HoldBackFilterOptions {
+  /** Names of the offered tools: unmarked JSON only counts as a call when it names one. */
+  toolNames: readonly string[];
+}
+
+// text: ordinary prose; code: inside a fenced block that is not a call; json / fence: an undecided candidate
+// at the start of the held text; tool-call: a call began, everything from it on is collected.
+type Mode = 'text' | 'code' | 'json' | 'fence' | 'tool-call';
+interface Step {
+  release: number;
+  mode: Mode;
+  wait?: boolean;
+}
+
+const fence = '```';
+const prefixMarkers = [...toolCallMarkers, fence];
+const longestMarker = Math.max(...prefixMarkers.map((marker) => marker.length));
+
+/**
+ * Holds back streamed text that may still turn out to be a tool call written as text (DECISIONS.md §5): a
+ * marker (`<tool_call>`, `[TOOL_CALLS]`, `<|python_tag|>`, `<|python_start|>`, `<function=`) or the start of
+ * one, a fenced block that may hold a JSON call, or `{`/`[` opening a line (the content's first line
+ * included). What cannot be a call is released in order; once a call has started nothing more is released
+ * and the rest is collected for `extractTextToolCalls`. Invariant: all released text plus `heldText` equals
+ * all pushed text. Decisions follow `extractTextToolCalls`, so markup it extracts is never released.
+ * @example
+ * const filter = new HoldBackFilter({ toolNames: ['get_weather'] });
+ * for (const delta of deltas) emit(filter.push(delta));
+ * emit(filter.flush()); // then, if filter.toolCallStarted, extract the calls from the whole content
+ */
+export class HoldBackFilter {
+  readonly #toolNames: readonly string[];
+  #held = '';
+  #mode: Mode = 'text';
+  // Whether the released text since the last newline is only spaces and tabs (a `{` there opens a line).
+  #lineBlank = true;
+
+  constructor(options: HoldBackFilterOptions) {
+    this.#toolNames = options.toolNames;
+  }
+
+  /** True once a tool call was recognised: from then on `push` and `flush` release nothing. */
+  get toolCallStarted(): boolean {
+    return this.#mode === 'tool-call';
+  }
+
+  /** Text pushed but not released: still undecided, or the collected call and everything after it. */
+  get heldText(): string {
+    return this.#held;
+  }
+
+  /** Adds streamed text; returns the part that is safe to emit as a `text-delta` now (maybe empty). */
+  push(text: string): string {
+    this.#held += text;
+    return this.#drain(false);
+  }
+
+  /** The stream ended: returns what is still held unless it is a call (then `heldText` keeps it). */
+  flush(): string {
+    return this.#drain(true);
+  }
+
+  #drain(final: boolean): string {
+    let released = '';
+    while (this.#mode !== 'tool-call' && this.#held !== '') {
+      const step = this.#decide(final);
+      if (step.release > 0) {
+        const text = this.#held.slice(0, step.release);
+        this.#held = this.#held.slice(step.release);
+        this.#lineBlank = updateLineBlank(this.#lineBlank, text);
+        released += text;
+      }
+      this.#mode = step.mode;
+      if (step.wait) break;
+    }
+    return released;
+  }
+
+  #decide(final: boolean): Step {
+    if (this.#mode === 'json') return this.#stopAtMarker(this.#decideJson(final));
+    if (this.#mode === 'fence') return this.#stopAtMarker(this.#decideFence(final));
+    return this.#scan(final, this.#mode === 'code');
+  }
+
+  // A marker counts wherever it stands (extractTextToolCalls reads markers before fences and bare JSON),
+  // so a candidate found not to be a call is released only up to a marker inside it.
+  #stopAtMarker(step: Step): Step {
+    if (step.mode === 'tool-call' || step.release === 0) return step;
+    const markerAt = Math.min(...toolCallMarkers.map((marker) => indexOrInfinity(this.#held, marker)));
+    return markerAt < step.release ? { release: markerAt, mode: 'tool-call' } : step;
+  }
+
+  // Finds the first place a call may start; everything before it is released.
+  #scan(final: boolean, inCode: boolean): Step {
+    const held = this.#held;
+    const mode = inCode ? 'code' : 'text';
+    let lineBlank = this.#lineBlank;
+    for (let index = 0; index < held.length; index++) {
+      if (toolCallMarkers.some((marker) => held.startsWith(marker, index))) {
+        return { release: index, mode: 'tool-call' };
+      }
+      if (held.startsWith(fence, index)) {
+        return inCode ? { release: index + fence.length, mode: 'text' } : { release: index, mode: 'fence' };
+      }
+      // Checked before `[`: a line may open with a `[TOOL_CALLS]` that is still arriving.
+      if (!final && held.length - index < longestMarker && isMarkerPrefix(held.slice(index))) {
+        return { release: index, mode, wait: true };
+      }
+      const character = held[index]!;
+      if (!inCode && lineBlank && (character === '{' || character === '['))
+        return { release: index, mode: 'json' };
+      lineBlank = updateLineBlank(lineBlank, character);
+    }
+    return { release: held.length, mode, wait: true };
+  }
+
+  // The held text starts with `{` or `[` opening a line: a bare JSON call if it names an offered tool and
+  // the line ends with it.
+  #decideJson(final: boolean): Step {
+    const held = this.#held;
+    const reject: Step = { release: 1, mode: 'text' };
+    if (classifyCallPrefix(held) === 'no') return reject;
+    const end = findJsonValueEnd(held, 0);
+    if (end === -1) {
+      if (!final) return { release: 0, mode: 'json', wait: true };
+      return this.#isCall(held) ? { release: 0, mode: 'tool-call' } : reject;
+    }
+    const after = end + (/^[ \t]*/.exec(held.slice(end))?.[0].length ?? 0);
+    if (after === held.length && !final) return { release: 0, mode: 'json', wait: true };
+    const lineEnds = after === held.length || held[after] === '\n' || held[after] === '\r';
+    return lineEnds && this.#isCall(held.slice(0, end)) ? { release: 0, mode: 'tool-call' } : reject;
+  }
+
+  // The held text starts with a fence: a call only in a JSON-like block whose body is a call object.
+  #decideFence(final: boolean): Step {
+    const held = this.#held;
+    const wait: Step = { release: 0, mode: 'fence', wait: true };
+    const newline = held.indexOf('\n');
+    if (newline === -1) return final ? { release: held.length, mode: 'text' } : wait;
+    const intoCode: Step = { release: newline + 1, mode: 'code' };
+    if (!callFenceLanguages.has(held.slice(fence.length, newline).trim().toLowerCase())) return intoCode;
+    const bodyOffset = held.slice(newline + 1).search(/\S/);
+    if (bodyOffset === -1) return final ? { release: held.length, mode: 'text' } : wait;
+    const body = held.slice(newline + 1 + bodyOffset);
+    if (!/^[[{]/.test(body) || classifyCallPrefix(body) === 'no') return intoCode;
+    const close = held.indexOf(fence, newline + 1);
+    if (close === -1) {
+      if (!final) return wait;
+      return this.#isCall(body) ? { release: 0, mode: 'tool-call' } : { release: held.length, mode: 'text' };
+    }
+    return this.#isCall(held.slice(newline + 1, close))
+      ? { release: 0, mode: 'tool-call' }
+      : { release: close + fence.length, mode: 'text' };
+  }
+
+  #isCall(text: string): boolean {
+    return isKnownToolCallJson(text, this.#toolNames);
+  }
+}
+
+function indexOrInfinity(text: string, search: string): number {
+  const index = text.indexOf(search);
+  return index === -1 ? Number.POSITIVE_INFINITY : index;
+}
+
+function isMarkerPrefix(text: string): boolean {
+  return prefixMarkers.some((marker) => text.length < marker.length && marker.startsWith(text));
+}
+
+function updateLineBlank(lineBlank: boolean, text: string): boolean {
+  let blank = lineBlank;
+  for (const character of text)
+    blank = character === '\n' ? true : blank && (character === ' ' || character === '\t');
+  return blank;
+}
