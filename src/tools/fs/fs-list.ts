@@ -1,0 +1,121 @@
+import { closeSync, type Dirent, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import picomatch from 'picomatch';
+import type { FsContext, FsOperation } from './fs-context.js';
+import { fsError } from './fs-failure.js';
+import { openSearchStart } from './open-search-start.js';
+import { resolveMountPath } from './resolve-mount-path.js';
+import { childPathSync, openFolderSync, readSmallFileSync, type SearchFolder } from './search-tree.js';
+
+const parameters = {
+  type: 'object',
+  properties: {
+    path: { type: 'string', description: 'Folder to list, e.g. "@project" or "@pkg/steps".' },
+    depth: {
+      type: 'integer',
+      minimum: 1,
+      description: 'How many levels to list (default 1: the folder itself).',
+    },
+    glob: { type: 'string', description: 'Only entries matching this glob, e.g. "*.md" or "src/**/*.ts".' },
+  },
+  required: ['path'],
+  additionalProperties: false,
+};
+
+/** `fs.list`: a folder's entries (folders end with `/`), skipping .git and what .gitignore ignores. */
+export function createFsList(context: FsContext): FsOperation {
+  return {
+    name: 'fs.list',
+    description:
+      'List a folder. Entries are relative to it; folders end with "/". Use depth for subfolders and glob to filter. ' +
+      '.git and paths ignored by .gitignore are left out.',
+    parameters,
+    writes: false,
+    run: async (args) => {
+      const { limits } = context;
+      const depth = Math.min(
+        limits.listDepthMax,
+        typeof args.depth === 'number' && args.depth >= 1 ? Math.floor(args.depth) : 1,
+      );
+      const resolved = await resolveMountPath(context.mounts, args.path);
+      const start = openSearchStart(resolved);
+      if (start.kind === 'file') {
+        closeSync(start.folder.fd);
+        throw fsError('ENOENT', `${resolved.display} is a file, not a folder (use fs.read)`, {
+          path: resolved.display,
+        });
+      }
+      const match =
+        typeof args.glob === 'string' && args.glob !== ''
+          ? picomatch(args.glob, { dot: true, basename: !args.glob.includes('/') })
+          : undefined;
+      const entries: string[] = [];
+      const complete = listFolder(start.folder, '', depth, { entries, limit: limits.listEntries, match });
+      const path = resolved.display;
+      if (complete) return { result: { ok: true, path, entries }, audit: { path } };
+      return {
+        result: {
+          ok: true,
+          path,
+          entriesPreview: entries,
+          truncated: true,
+          hint: `More than ${limits.listEntries} entries (the list limit): list a subfolder, lower depth, or filter with glob.`,
+        },
+        audit: { path },
+      };
+    },
+  };
+}
+
+interface ListState {
+  entries: string[];
+  limit: number;
+  match?: (path: string) => boolean;
+}
+
+/** Depth-first, name order; closes the folder. Returns false when the limit was reached. */
+function listFolder(folder: SearchFolder, prefix: string, depth: number, state: ListState): boolean {
+  try {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(childPathSync(folder, '.'), { withFileTypes: true });
+    } catch {
+      return true;
+    }
+    entries.sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
+    for (const entry of entries) {
+      const relative = folder.relative === '' ? entry.name : `${folder.relative}/${entry.name}`;
+      const isFolder = entry.isDirectory();
+      if (entry.name === '.git' || folder.ignores.isIgnored(relative, isFolder)) continue;
+      const shown = `${prefix}${entry.name}${isFolder ? '/' : ''}`;
+      if (state.match === undefined || state.match(shown.replace(/\/$/, ''))) {
+        if (state.entries.length >= state.limit) return false;
+        state.entries.push(shown);
+      }
+      if (isFolder && depth > 1 && !enterAndList(folder, entry.name, relative, `${shown}`, depth - 1, state))
+        return false;
+    }
+    return true;
+  } finally {
+    closeSync(folder.fd);
+  }
+}
+
+function enterAndList(
+  parent: SearchFolder,
+  name: string,
+  relative: string,
+  prefix: string,
+  depth: number,
+  state: ListState,
+) {
+  const fd = openFolderSync(parent, name);
+  if (fd === undefined) return true;
+  const opened = { fd, realPath: join(parent.realPath, name) };
+  const child: SearchFolder = {
+    ...opened,
+    relative,
+    ignores: parent.ignores.withFile(relative, readSmallFileSync(opened, '.gitignore')),
+  };
+  return listFolder(child, prefix, depth, state);
+}

@@ -1,0 +1,158 @@
+import { closeSync } from 'node:fs';
+import picomatch from 'picomatch';
+import type { ToolContext } from '../define-tool.js';
+import type { FsContext, FsOperation, FsOperationOutcome } from './fs-context.js';
+import { fsError } from './fs-failure.js';
+import { createLineMatcher, type SearchHit } from './line-matcher.js';
+import { openSearchStart } from './open-search-start.js';
+import { resolveMountPath } from './resolve-mount-path.js';
+import { type SearchProgress, type SearchTreeOptions, searchSingleFile, searchTree } from './search-tree.js';
+
+const parameters = {
+  type: 'object',
+  properties: {
+    query: {
+      type: 'string',
+      description:
+        'Text to find (literal, case-sensitive unless ignoreCase). A JavaScript regular expression when regex is true.',
+    },
+    regex: { type: 'boolean', description: 'Treat query as a regular expression.' },
+    ignoreCase: { type: 'boolean', description: 'Match without regard to case.' },
+    path: {
+      type: 'string',
+      description:
+        'Folder or file to search (default "@project"). Files ignored by .gitignore, .git, binaries and symlinks are skipped.',
+    },
+    glob: {
+      type: 'string',
+      description: 'Only files matching this glob, e.g. "*.ts" or "src/**/*.md" (relative to path).',
+    },
+    maxMatches: { type: 'integer', minimum: 1, description: 'Most matches to return (default 100).' },
+    before: { type: 'integer', minimum: 0, description: 'Lines of context before each match.' },
+    after: { type: 'integer', minimum: 0, description: 'Lines of context after each match.' },
+  },
+  required: ['query'],
+  additionalProperties: false,
+};
+
+/** `fs.search`: matching lines across a folder, bounded in matches, output size and time. */
+export function createFsSearch(context: FsContext): FsOperation {
+  return {
+    name: 'fs.search',
+    description:
+      'Search text files for a string or regular expression; returns matching lines with path, line and column. ' +
+      'Use it to find where to read before calling fs.read with startLine/endLine.',
+    parameters,
+    writes: false,
+    run: (args, toolContext) => searchTool(context, args, toolContext),
+  };
+}
+
+interface Collected {
+  matches: Array<{ path: string } & SearchHit>;
+  outputBytes: number;
+  reason?: 'matches' | 'output' | 'time' | 'aborted';
+}
+
+async function searchTool(
+  context: FsContext,
+  args: Record<string, unknown>,
+  toolContext: ToolContext,
+): Promise<FsOperationOutcome> {
+  const { limits } = context;
+  if (typeof args.query !== 'string' || args.query === '')
+    throw fsError('E_SCHEMA_VALIDATION', 'query must be a non-empty string');
+  const maxMatches = Math.min(limits.searchMatchesMax, positive(args.maxMatches) ?? limits.searchMatches);
+  const matcher = createLineMatcher({
+    query: args.query,
+    regex: args.regex === true,
+    ignoreCase: args.ignoreCase === true,
+    before: Math.min(limits.searchContextLines, positive(args.before) ?? 0),
+    after: Math.min(limits.searchContextLines, positive(args.after) ?? 0),
+    lineChars: limits.searchLineChars,
+  });
+  const resolved = await resolveMountPath(context.mounts, args.path ?? '@project');
+  const start = openSearchStart(resolved);
+  const deadline = Date.now() + limits.searchTimeMs;
+  const collected: Collected = { matches: [], outputBytes: 0 };
+  const options: SearchTreeOptions = {
+    matcher,
+    mountName: resolved.mount.name,
+    startRelative: start.folder.relative,
+    glob: createGlob(args.glob),
+    allowHardLinks: context.allowHardLinkReads,
+    maxFileBytes: limits.searchFileBytes,
+    onMatch: (path, hit) => collect(collected, { path, ...hit }, maxMatches, limits.searchOutputBytes),
+    shouldStop: () => {
+      if (toolContext.signal?.aborted) collected.reason = 'aborted';
+      else if (Date.now() > deadline) collected.reason = 'time';
+      return collected.reason !== undefined;
+    },
+  };
+  let progress: SearchProgress;
+  if (start.kind === 'file') {
+    try {
+      progress = searchSingleFile(start.folder, start.name, resolved.display, options);
+    } finally {
+      closeSync(start.folder.fd);
+    }
+  } else progress = await searchTree(start.folder, options);
+  return {
+    result: describeResult(collected, progress, maxMatches, limits.searchTimeMs),
+    audit: { path: resolved.display },
+  };
+}
+
+function collect(
+  collected: Collected,
+  match: { path: string } & SearchHit,
+  maxMatches: number,
+  maxOutput: number,
+): boolean {
+  if (collected.matches.length >= maxMatches) {
+    collected.reason = 'matches';
+    return false;
+  }
+  const size =
+    match.path.length + match.text.length + 40 + sumLengths(match.before) + sumLengths(match.after);
+  if (collected.outputBytes + size > maxOutput) {
+    collected.reason = 'output';
+    return false;
+  }
+  collected.outputBytes += size;
+  collected.matches.push(match);
+  return true;
+}
+
+function describeResult(collected: Collected, progress: SearchProgress, maxMatches: number, timeMs: number) {
+  const stats = { filesScanned: progress.filesScanned, matchesFound: collected.matches.length };
+  if (collected.reason === undefined)
+    return { ok: true as const, matches: collected.matches, truncated: false, stats };
+  const hints = {
+    matches: `More than ${maxMatches} matches: narrow the search with path or glob, or raise maxMatches.`,
+    output:
+      'The matches filled the output limit: narrow the search with path or glob, or ask for less context.',
+    time: `The search stopped after its time limit of ${timeMs} ms: narrow it with path or glob.`,
+    aborted: 'The search was cancelled.',
+  };
+  return {
+    ok: true as const,
+    matches: collected.matches,
+    truncated: true,
+    hint: hints[collected.reason],
+    stats,
+  };
+}
+
+function createGlob(glob: unknown): ((path: string) => boolean) | undefined {
+  if (typeof glob !== 'string' || glob === '') return undefined;
+  return picomatch(glob, { dot: true, basename: !glob.includes('/') });
+}
+
+function positive(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : undefined;
+}
+
+function sumLengths(lines: string[] | undefined): number {
+  return lines === undefined ? 0 : lines.reduce((total, line) => total + line.length + 4, 0);
+}

@@ -1,0 +1,37 @@
+import ignore, { type Ignore } from 'ignore';
+
+interface Layer {
+  /** The folder holding the .gitignore, relative to the mount root ('' for the root). */
+  base: string;
+  rules: Ignore;
+}
+
+/**
+ * The .gitignore files from the mount root down to one folder. Deeper files come later and win, as in git;
+ * an ignored folder is never entered, so nothing inside it can be re-included.
+ */
+export class GitignoreStack {
+  private constructor(private readonly layers: readonly Layer[]) {}
+
+  static empty(): GitignoreStack {
+    return new GitignoreStack([]);
+  }
+
+  /** A stack with one more folder's .gitignore (unchanged when it has none). */
+  withFile(base: string, content: string | undefined): GitignoreStack {
+    if (content === undefined || content.trim() === '') return this;
+    return new GitignoreStack([...this.layers, { base, rules: ignore().add(content) }]);
+  }
+
+  /** `path` relative to the mount root, no leading slash. */
+  isIgnored(path: string, isFolder: boolean): boolean {
+    let ignored = false;
+    for (const layer of this.layers) {
+      const relative = layer.base === '' ? path : path.slice(layer.base.length + 1);
+      const result = layer.rules.test(isFolder ? `${relative}/` : relative);
+      if (result.ignored) ignored = true;
+      else if (result.unignored) ignored = false;
+    }
+    return ignored;
+  }
+}
