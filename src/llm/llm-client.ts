@@ -1,6 +1,6 @@
 import { type Context, type Tracer, trace } from '@opentelemetry/api';
 import { type Clock, systemClock } from '../core/deps.js';
-import type { ModelClient, ModelRequest, ModelResponse, StreamEvent } from '../core/types.js';
+import type { ModelClient, ModelRequest, ModelResponse, RetryInfo, StreamEvent } from '../core/types.js';
 import {
   completeRoleConfig,
   type ModelRoleInput,
@@ -37,6 +37,8 @@ export interface RoleModelClientOptions {
   /** The role's per-attempt timeout. */
   timeoutMs: number;
   contextLength?: number;
+  /** Called before each retry of this role's calls. */
+  onRetry?: (info: RetryInfo) => void;
 }
 
 export type ModelClientFactory = (options: RoleModelClientOptions, deps: { clock: Clock }) => ModelClient;
@@ -53,6 +55,8 @@ export interface LlmClientOptions {
   env?: Readonly<Record<string, string | undefined>>;
   clock?: Clock;
   onEvent?: (event: LlmClientEvent) => void;
+  /** Called before each retry, with the role that retried. */
+  onRetry?: (info: RetryInfo & { role: string }) => void;
   /** Default: `trace.getTracer('spine')`, a no-op until the application registers an OpenTelemetry SDK. */
   tracer?: Tracer;
 }
@@ -118,7 +122,10 @@ export function createLlmClient(
       clock,
       onStateChange: (state, previous) => emit({ type: 'circuit-change', role, state, previous }),
     });
-    const inner = factory(toFactoryOptions(settings), { clock });
+    const onRetry = options.onRetry;
+    const factoryOptions = toFactoryOptions(settings);
+    if (onRetry) factoryOptions.onRetry = (info) => onRetry({ ...info, role });
+    const inner = factory(factoryOptions, { clock });
     const client = guardModelClient(inner, {
       role,
       modelId: settings.modelId,

@@ -3,6 +3,7 @@ import type { ModelClient, RetryInfo } from '../core/types.js';
 import { createFetchTransport, type FetchFunction } from './http/fetch-transport.js';
 import { createUndiciTransport } from './http/undici-transport.js';
 import { openAiChatAdapter } from './providers/openai-chat/openai-chat-adapter.js';
+import type { ApiType } from './providers/presets.js';
 import { defaultRetryOptions, type RetryOptions } from './resilience/retry-policy.js';
 import { collectResponse, type ModelCallContext, runModelCall } from './run-model-call.js';
 
@@ -12,6 +13,8 @@ export interface ModelClientOptions {
   provider?: string;
   baseUrl: string;
   model: string;
+  /** Which API to speak: `chat_completions` (default), `responses`, or `ollama` (native `/api/chat`). */
+  apiType?: ApiType;
   apiKey?: string;
   /** Sent with every request; they win over Spine's own headers. */
   headers?: Record<string, string>;

@@ -1,0 +1,19 @@
+import { SpineError } from '../core/spine-error.js';
+
+/** Any failure as `{ code, message }`: SpineErrors keep their code, anything else is a usage error. */
+export function toErrorBody(error: unknown): {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+} {
+  if (SpineError.is(error)) return error.toJSON();
+  return { code: 'CONFIG_INVALID', message: error instanceof Error ? error.message : String(error) };
+}
+
+/** Prints a failure the CLI way: `CODE: message` on stderr (never a stack), and the JSON object on stdout with --json. */
+export function reportError(error: unknown, json: boolean): void {
+  const body = toErrorBody(error);
+  process.stderr.write(`${body.code}: ${body.message}\n`);
+  if (json) process.stdout.write(`${JSON.stringify({ error: body })}\n`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,86 @@
+// The public face of Spine. Every name is listed on purpose: internals stay internal.
+
+export {
+  type ConfigErrorCode,
+  type EngineErrorCode,
+  type ErrorCode,
+  engineErrorCodes,
+  type LlmErrorCode,
+  llmErrorCodes,
+  type ToolErrorCode,
+  toolErrorCodes,
+} from './core/error-codes.js';
+export { SpineError, type SpineErrorOptions } from './core/spine-error.js';
+// core: shapes and errors
+export type {
+  AssistantMessage,
+  ChatMessage,
+  ContentPart,
+  FinishReason,
+  IncompleteToolCall,
+  JsonObject,
+  JsonValue,
+  ModelClient,
+  ModelRequest,
+  ModelResponse,
+  Repair,
+  RetryInfo,
+  StreamEvent,
+  SystemMessage,
+  ToolCall,
+  ToolChoice,
+  ToolErrorBody,
+  ToolFailure,
+  ToolMessage,
+  ToolResult,
+  ToolSpec,
+  ToolSuccess,
+  Usage,
+  UserMessage,
+  WireToolCall,
+} from './core/types.js';
+// the loop
+export { createEngine, type Engine } from './engine/engine.js';
+export type { EngineEvent, EngineEventListener } from './engine/engine-events.js';
+export type {
+  EngineError,
+  EngineOptions,
+  EngineResult,
+  RunInput,
+  RunPhase,
+  StartOptions,
+} from './engine/engine-types.js';
+export { type HistoryOptions, MessageHistory } from './engine/history.js';
+export { findConfigFile, loadConfig } from './llm/config/load-config.js';
+export { parseConfig } from './llm/config/parse-config.js';
+export type { ModelRoleConfig, SpineConfig } from './llm/config/spine-config.js';
+export {
+  createLlmClient,
+  type LlmCallRequest,
+  type LlmClient,
+  type LlmClientConfig,
+  type LlmClientEvent,
+  type LlmClientOptions,
+} from './llm/llm-client.js';
+// models: one endpoint, and roles from configuration
+export { createModelClient, type ModelClientOptions } from './llm/model-client.js';
+export { type AuditEntry, type AuditLog, createAuditLog } from './tools/audit-log.js';
+export { type AuditLogRead, readAuditLog } from './tools/audit-log-reader.js';
+// tools
+export {
+  defineTool,
+  type JsonSchema,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolLogger,
+} from './tools/define-tool.js';
+export { formatAuditLog } from './tools/format-audit-log.js';
+export { defaultFsLimits, type FsLimits } from './tools/fs/fs-limits.js';
+export { type FsToolsOptions, fsTools } from './tools/fs/fs-tools.js';
+export {
+  createToolHost,
+  type ToolHost,
+  type ToolHostOptions,
+  type ToolHostSource,
+  type ToolSource,
+} from './tools/tool-host.js';
