@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { registerCompleteCommand } from './commands/complete.js';
+import { registerDoctorCommand } from './commands/doctor.js';
+import { registerModelsCommand } from './commands/models.js';
 
 const program = new Command()
   .name('spine')
@@ -9,5 +11,7 @@ const program = new Command()
   .configureOutput({ outputError: (text, write) => write(text) });
 
 registerCompleteCommand(program);
+registerModelsCommand(program);
+registerDoctorCommand(program);
 
 await program.parseAsync(process.argv);

@@ -86,7 +86,7 @@ async function selectConfiguredRole(
   return { client, llm, role, description: `${role}: ${where} (${file})` };
 }
 
-function parseApiType(value: string | undefined): ApiType | undefined {
+export function parseApiType(value: string | undefined): ApiType | undefined {
   if (value === undefined) return undefined;
   if ((apiTypes as readonly string[]).includes(value)) return value as ApiType;
   throw new SpineError({

@@ -1,0 +1,91 @@
+import type { ApiType, ProviderPreset } from '../providers/presets.js';
+
+/** Where a runner lists its models, and how it answered. */
+export type ModelListing =
+  | { status: 'listed'; models: string[] }
+  | { status: 'not-listed'; reason: string }
+  | { status: 'auth-failed'; httpStatus: number; message: string }
+  | { status: 'unreachable'; message: string }
+  | { status: 'error'; httpStatus: number; message: string };
+
+export interface ListModelsTarget {
+  baseUrl: string;
+  apiType: ApiType;
+  preset: ProviderPreset;
+  apiKey?: string;
+  headers?: Record<string, string>;
+  timeoutMs: number;
+}
+
+/**
+ * Asks the runner which models it serves: `GET /api/tags` on Ollama's native API, `GET {base}/models` on the
+ * OpenAI-shaped ones. Azure lists deployments elsewhere and with other rights, so it is not asked.
+ */
+export async function listEndpointModels(target: ListModelsTarget): Promise<ModelListing> {
+  if (target.preset.name === 'azure') {
+    return {
+      status: 'not-listed',
+      reason: 'Azure deployments are not listed through the inference endpoint',
+    };
+  }
+  const url = target.apiType === 'ollama' ? `${target.baseUrl}/api/tags` : `${target.baseUrl}/models`;
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      headers: buildHeaders(target),
+      signal: AbortSignal.timeout(target.timeoutMs),
+    });
+  } catch (error) {
+    return { status: 'unreachable', message: describeFetchFailure(error) };
+  }
+  const text = await response.text().catch(() => '');
+  if (response.status === 401 || response.status === 403) {
+    return { status: 'auth-failed', httpStatus: response.status, message: text.slice(0, 200) };
+  }
+  if (!response.ok) return { status: 'error', httpStatus: response.status, message: text.slice(0, 200) };
+  const models = readModelIds(text);
+  return models
+    ? { status: 'listed', models }
+    : { status: 'not-listed', reason: 'the model list is not in a known shape' };
+}
+
+/** Whether a listed name is the configured model; Ollama's implicit `:latest` tag counts as the same. */
+export function isModelListed(models: readonly string[], modelId: string): boolean {
+  const withTag = (name: string) => (name.includes(':') ? name : `${name}:latest`);
+  return models.some((name) => name === modelId || withTag(name) === withTag(modelId));
+}
+
+function buildHeaders(target: ListModelsTarget): Record<string, string> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (target.apiKey && target.preset.authHeader === 'authorization') {
+    headers.authorization = `Bearer ${target.apiKey}`;
+  }
+  if (target.apiKey && target.preset.authHeader === 'api-key') headers['api-key'] = target.apiKey;
+  return { ...headers, ...target.headers };
+}
+
+/** OpenAI `{data:[{id}]}`, Ollama `{models:[{name|model}]}`. */
+function readModelIds(text: string): string[] | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof body !== 'object' || body === null) return undefined;
+  const list = (body as { data?: unknown; models?: unknown }).data ?? (body as { models?: unknown }).models;
+  if (!Array.isArray(list)) return undefined;
+  return list.flatMap((entry) => {
+    if (typeof entry !== 'object' || entry === null) return [];
+    const { id, name, model } = entry as { id?: unknown; name?: unknown; model?: unknown };
+    const value = id ?? name ?? model;
+    return typeof value === 'string' ? [value] : [];
+  });
+}
+
+function describeFetchFailure(error: unknown): string {
+  if (error instanceof Error && error.name === 'TimeoutError') return 'no answer before the timeout';
+  const cause =
+    error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
+  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+}
