@@ -8,7 +8,7 @@ import {
   resolveRoleSettings,
 } from './config/resolve-role-settings.js';
 import type { BudgetConfig, GovernanceConfig, ModelRoleConfig, SpineConfig } from './config/spine-config.js';
-import { createModelClient } from './model-client.js';
+import { createModelClient, type ModelClientOptions } from './model-client.js';
 import { type BudgetUsage, type BudgetWarning, createBudgetGuard } from './policies/budget-guard.js';
 import { type CircuitState, createCircuitBreaker } from './policies/circuit-breaker.js';
 import { createConcurrencyLimiter } from './policies/concurrency-limiter.js';
@@ -198,8 +198,22 @@ function toFactoryOptions(settings: RoleSettings): RoleModelClientOptions {
   return options;
 }
 
-// TODO(#3): route by options.apiType once the Ollama and Responses adapters are wired into createModelClient.
-const createDefaultModelClient: ModelClientFactory = (options, deps) => createModelClient(options, deps);
+/** Each role speaks its own dialect: `apiType` picks the adapter, `preset` shapes what is sent. */
+const createDefaultModelClient: ModelClientFactory = (options, deps) => {
+  const modelOptions: ModelClientOptions = {
+    provider: options.provider,
+    apiType: options.apiType,
+    preset: options.preset,
+    baseUrl: options.baseUrl,
+    model: options.model,
+    timeoutMs: options.timeoutMs,
+  };
+  if (options.apiKey !== undefined) modelOptions.apiKey = options.apiKey;
+  if (options.headers !== undefined) modelOptions.headers = options.headers;
+  if (options.contextLength !== undefined) modelOptions.contextLength = options.contextLength;
+  if (options.onRetry !== undefined) modelOptions.onRetry = options.onRetry;
+  return createModelClient(modelOptions, deps);
+};
 
 function normalizeConfig(config: SpineConfig | LlmClientConfig): SpineConfig {
   const models: Record<string, ModelRoleConfig> = {};

@@ -2,19 +2,34 @@ import { type Clock, systemClock } from '../core/deps.js';
 import type { ModelClient, RetryInfo } from '../core/types.js';
 import { createFetchTransport, type FetchFunction } from './http/fetch-transport.js';
 import { createUndiciTransport } from './http/undici-transport.js';
-import { openAiChatAdapter } from './providers/openai-chat/openai-chat-adapter.js';
-import type { ApiType } from './providers/presets.js';
+import type { ApiType, ProviderName, ProviderPreset, ProviderQuirks } from './providers/presets.js';
+import type { EndpointSettings } from './providers/provider-adapter.js';
+import { parseProviderName } from './providers/resolve-endpoint-preset.js';
+import { selectProviderAdapter } from './providers/select-provider-adapter.js';
 import { defaultRetryOptions, type RetryOptions } from './resilience/retry-policy.js';
 import { collectResponse, type ModelCallContext, runModelCall } from './run-model-call.js';
 
 /** One model endpoint. Only `baseUrl` and `model` are required. */
 export interface ModelClientOptions {
-  /** A preset name: `openai-compatible` (default), `openai`, `azure`, `vllm`, `llamacpp`, `deepseek`, … */
+  /**
+   * A preset name: `openai-compatible` (default), `openai`, `azure`, `deepseek`, `ollama`, `lmstudio`,
+   * `llamacpp`, `vllm`. Any other name is a CONFIG_INVALID error.
+   */
   provider?: string;
+  /** The server root for Ollama native (a trailing `/v1` or `/api` is trimmed), else the API base URL. */
   baseUrl: string;
   model: string;
-  /** Which API to speak: `chat_completions` (default), `responses`, or `ollama` (native `/api/chat`). */
+  /**
+   * Which API to speak: `chat_completions`, `responses`, or `ollama` (native `/api/chat`). Default: `ollama`
+   * for `provider: 'ollama'`, else `chat_completions`.
+   */
   apiType?: ApiType;
+  /** What the runner accepts, as resolved elsewhere (e.g. from a config); default: the provider's preset. */
+  preset?: ProviderPreset;
+  /** Single preset entries to override (a config's `quirks:`); ignored when `preset` is given. */
+  quirks?: Partial<ProviderQuirks>;
+  /** The model's context window; Ollama native sends it as `options.num_ctx`. */
+  contextLength?: number;
   apiKey?: string;
   /** Sent with every request; they win over Spine's own headers. */
   headers?: Record<string, string>;
@@ -39,26 +54,23 @@ export interface ModelClientDeps {
 }
 
 /**
- * A client for one OpenAI-compatible chat endpoint: `stream()` yields normalized events, `respond()` returns
- * the ModelResponse. Both run the same loop with the same retries, timeouts and cancellation.
+ * A client for one model endpoint, in whichever dialect it speaks (Chat Completions, the Responses API, Ollama
+ * native): `stream()` yields normalized events, `respond()` returns the ModelResponse, the same whatever the
+ * runner. Both run the same loop with the same retries, timeouts and cancellation.
  * @example
  * const model = createModelClient({ baseUrl: 'http://127.0.0.1:8080/v1', model: 'qwen' });
+ * const local = createModelClient({ provider: 'ollama', baseUrl: 'http://127.0.0.1:11434', model: 'qwen3' });
  * const response = await model.respond({ messages: [{ role: 'user', content: 'hi' }] });
  */
 export function createModelClient(
   options: ModelClientOptions,
   deps: Partial<ModelClientDeps> = {},
 ): ModelClient {
+  const provider = resolveProviderName(options);
+  const apiType = options.apiType ?? defaultApiTypeOf(provider);
   const context: ModelCallContext = {
-    adapter: openAiChatAdapter,
-    endpoint: {
-      provider: options.provider ?? 'openai-compatible',
-      baseUrl: options.baseUrl,
-      model: options.model,
-      apiKey: options.apiKey,
-      headers: options.headers,
-      apiVersion: options.apiVersion,
-    },
+    adapter: selectProviderAdapter(apiType),
+    endpoint: toEndpointSettings(options, provider),
     transport: options.fetch ? createFetchTransport(options.fetch) : createUndiciTransport(),
     clock: deps.clock ?? systemClock,
     random: deps.random ?? Math.random,
@@ -71,6 +83,34 @@ export function createModelClient(
     stream: (request) => runModelCall(context, request, true),
     respond: (request) => collectResponse(runModelCall(context, request, false)),
   };
+}
+
+/** Checked when the client is made, so a misspelt provider fails before any request is sent. */
+function resolveProviderName(options: ModelClientOptions): ProviderName {
+  if (options.provider !== undefined) return parseProviderName(options.provider);
+  return options.preset?.name ?? 'openai-compatible';
+}
+
+// DECISIONS §1: `provider: ollama` means the native API at the server root; its /v1 shim is reached with
+// `apiType: 'chat_completions'` (or `provider: 'openai-compatible'`), which keeps the /v1 base URL.
+function defaultApiTypeOf(provider: ProviderName): ApiType {
+  return provider === 'ollama' ? 'ollama' : 'chat_completions';
+}
+
+function toEndpointSettings(options: ModelClientOptions, provider: ProviderName): EndpointSettings {
+  const endpoint: EndpointSettings = {
+    provider,
+    baseUrl: options.baseUrl,
+    model: options.model,
+    apiKey: options.apiKey,
+    headers: options.headers,
+    apiVersion: options.apiVersion,
+  };
+  // Without a given preset, each call resolves one for the model it names (OpenAI reasoning models differ).
+  if (options.preset) endpoint.preset = options.preset;
+  else if (options.quirks) endpoint.quirks = options.quirks;
+  if (options.contextLength !== undefined) endpoint.contextLength = options.contextLength;
+  return endpoint;
 }
 
 function resolveMaxRetries(options: ModelClientOptions): number {

@@ -1,5 +1,6 @@
 import type { SpineError } from '../../core/spine-error.js';
 import type { ModelRequest, ModelResponse, StreamEvent } from '../../core/types.js';
+import type { ProviderPreset, ProviderQuirks } from './presets.js';
 
 /** Where and how to reach one model: what a provider adapter needs to build a request. */
 export interface EndpointSettings {
@@ -9,6 +10,12 @@ export interface EndpointSettings {
   apiKey?: string;
   headers?: Record<string, string>;
   apiVersion?: string;
+  /** What the runner accepts; when absent it is resolved per call from `provider`, the model and `quirks`. */
+  preset?: ProviderPreset;
+  /** Single preset entries overridden (a model's `quirks:` in the config). */
+  quirks?: Partial<ProviderQuirks>;
+  /** The model's context window: Ollama native sends it as `options.num_ctx` unless the call sets one. */
+  contextLength?: number;
 }
 
 export interface HttpRequestSpec {

@@ -35,8 +35,9 @@ const optionNames = new Set([
 /**
  * Builds `POST {root}/api/chat` for one call. `stream` is always sent, since Ollama streams unless told not
  * to (DECISIONS.md §2). `maxTokens` → `options.num_predict`, `temperature` → `options.temperature`,
- * `extraBody.numCtx` (or `num_ctx`) → `options.num_ctx` (RUNNER-QUIRKS §51); `extraBody.options` is merged
- * into `options`; `think`, `format`, `keep_alive` pass through (§36). The caller's request is only read.
+ * `extraBody.numCtx` (or `num_ctx`), else the endpoint's `contextLength` → `options.num_ctx` (RUNNER-QUIRKS
+ * §51); `extraBody.options` is merged into `options`; `think`, `format`, `keep_alive` pass through (§36).
+ * The caller's request is only read.
  */
 export function buildOllamaRequest(
   endpoint: EndpointSettings,
@@ -51,7 +52,7 @@ export function buildOllamaRequest(
   // Ollama has no tool_choice: "none" is honoured by not offering the tools; a forced call is left to
   // validation and re-asking.
   if (request.tools && request.tools.length > 0 && request.toolChoice !== 'none') body.tools = request.tools;
-  const options = buildOptions(request);
+  const options = buildOptions(request, endpoint);
   for (const key in request.extraBody) {
     if (!protectedFields.has(key) && !optionNames.has(key) && key !== 'numCtx')
       body[key] = request.extraBody[key];
@@ -64,8 +65,10 @@ export function buildOllamaRequest(
   };
 }
 
-function buildOptions(request: ModelRequest): Record<string, unknown> {
+function buildOptions(request: ModelRequest, endpoint: EndpointSettings): Record<string, unknown> {
   const options: Record<string, unknown> = {};
+  // The configured context window, else Ollama's small default silently truncates the prompt (§51).
+  if (endpoint.contextLength !== undefined) options.num_ctx = endpoint.contextLength;
   if (request.maxTokens !== undefined) options.num_predict = request.maxTokens;
   if (request.temperature !== undefined) options.temperature = request.temperature;
   const extra = request.extraBody ?? {};

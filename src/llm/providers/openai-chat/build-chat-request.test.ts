@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import type { ChatMessage, ModelRequest } from '../../../core/types.js';
 import { buildChatRequest } from './build-chat-request.js';
 import { resolveAzureChatUrl, resolveChatUrl } from './resolve-chat-url.js';
-import { toWireMessages } from './to-wire-messages.js';
 
 describe('resolveChatUrl', () => {
   it('appends /chat/completions with or without a trailing slash, and keeps a full endpoint', () => {
@@ -33,8 +32,12 @@ describe('resolveAzureChatUrl', () => {
   });
 });
 
-describe('toWireMessages', () => {
+describe('buildChatRequest: messages', () => {
   const call = { id: 'c1', type: 'function' as const, function: { name: 'f', arguments: '' } };
+  const sentMessages = (provider: string, messages: ChatMessage[]) =>
+    JSON.parse(buildChatRequest({ provider, baseUrl: 'http://h/v1', model: 'm' }, { messages }, false).body)
+      .messages;
+
   it('sends null content with tool calls, "" without, and "{}" for empty arguments', () => {
     const messages: ChatMessage[] = [
       { role: 'user', content: 'hi' },
@@ -43,7 +46,7 @@ describe('toWireMessages', () => {
       { role: 'assistant', content: null, tool_calls: [] },
     ];
     const snapshot = structuredClone(messages);
-    expect(toWireMessages(messages, false)).toEqual([
+    expect(sentMessages('openai', messages)).toEqual([
       { role: 'user', content: 'hi' },
       {
         role: 'assistant',
@@ -55,14 +58,8 @@ describe('toWireMessages', () => {
     ]);
     expect(messages).toEqual(snapshot);
   });
-  it('returns the same array when nothing needs changing', () => {
-    const messages: ChatMessage[] = [
-      { role: 'assistant', content: 'ok' },
-      { role: 'user', content: 'more' },
-    ];
-    expect(toWireMessages(messages, false)).toBe(messages);
-  });
-  it('sends reasoning_content back only on tool-call messages of presets that replay it', () => {
+
+  it('sends reasoning_content back only on DeepSeek tool-call messages', () => {
     const withCalls: ChatMessage = {
       role: 'assistant',
       content: null,
@@ -70,22 +67,14 @@ describe('toWireMessages', () => {
       reasoning_content: 'r',
     };
     const plain: ChatMessage = { role: 'assistant', content: 'a', reasoning_content: 'r' };
-    expect(toWireMessages([withCalls, plain], true)).toEqual([
-      {
-        role: 'assistant',
-        content: null,
-        tool_calls: [{ ...call, function: { name: 'f', arguments: '{}' } }],
-        reasoning_content: 'r',
-      },
+    const noReasoning: ChatMessage = { role: 'assistant', content: null, tool_calls: [call] };
+    const filled = { ...call, function: { name: 'f', arguments: '{}' } };
+    expect(sentMessages('deepseek', [withCalls, plain, noReasoning])).toEqual([
+      { role: 'assistant', content: null, tool_calls: [filled], reasoning_content: 'r' },
       { role: 'assistant', content: 'a' },
+      { role: 'assistant', content: null, tool_calls: [filled], reasoning_content: '' },
     ]);
-    const noReasoning: ChatMessage = {
-      role: 'assistant',
-      content: null,
-      tool_calls: [{ ...call, function: { name: 'f', arguments: '{}' } }],
-    };
-    expect(toWireMessages([noReasoning], true)[0]).toMatchObject({ reasoning_content: '' });
-    expect(toWireMessages([withCalls], false)[0]).not.toHaveProperty('reasoning_content');
+    expect(sentMessages('openai', [withCalls])[0]).not.toHaveProperty('reasoning_content');
   });
 });
 
@@ -99,11 +88,24 @@ describe('buildChatRequest', () => {
       stream: false,
     });
   });
-  it('asks for stream usage only from providers that accept it', () => {
-    const body = (provider: string) =>
-      JSON.parse(buildChatRequest({ ...endpoint, provider }, request, true).body);
-    expect(body('vllm').stream_options).toEqual({ include_usage: true });
-    expect(body('some-gateway').stream_options).toBeUndefined();
+  it('asks for stream usage only where the preset accepts it', () => {
+    const body = (options: Partial<typeof endpoint> & { quirks?: { streamOptions: boolean } }) =>
+      JSON.parse(buildChatRequest({ ...endpoint, ...options }, request, true).body);
+    expect(body({ provider: 'vllm' }).stream_options).toEqual({ include_usage: true });
+    expect(body({ quirks: { streamOptions: false } }).stream_options).toBeUndefined();
+  });
+  it('refuses a provider that is not a preset, naming the valid ones', () => {
+    expect(() => buildChatRequest({ ...endpoint, provider: 'some-gateway' }, request, true)).toThrow(
+      /unknown provider "some-gateway": must be one of openai, azure, deepseek/,
+    );
+  });
+  it('takes the field names of the model the call names (an OpenAI reasoning model per call)', () => {
+    const openai = { ...endpoint, provider: 'openai', model: 'gpt-4o' };
+    const body = (model: string) =>
+      JSON.parse(buildChatRequest(openai, { ...request, model, maxTokens: 9, temperature: 0.1 }, false).body);
+    expect(body('gpt-4o')).toMatchObject({ max_tokens: 9, temperature: 0.1 });
+    expect(body('o3')).toMatchObject({ max_completion_tokens: 9 });
+    expect(body('o3')).not.toHaveProperty('temperature');
   });
   it('lets extraBody add fields but never replace messages or stream', () => {
     const body = JSON.parse(
