@@ -64,6 +64,16 @@ export {
 } from './llm/llm-client.js';
 // models: one endpoint, and roles from configuration
 export { createModelClient, type ModelClientOptions } from './llm/model-client.js';
+export { diagnoseEndpoint, type EndpointDiagnosis } from './llm/probe/diagnose-endpoint.js';
+export {
+  type ApiType,
+  apiTypes,
+  type ProviderName,
+  type ProviderPreset,
+  type ProviderQuirks,
+  providerNames,
+  resolvePreset,
+} from './llm/providers/presets.js';
 export { type AuditEntry, type AuditLog, createAuditLog } from './tools/audit-log.js';
 export { type AuditLogRead, readAuditLog } from './tools/audit-log-reader.js';
 // tools

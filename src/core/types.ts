@@ -50,6 +50,8 @@ export interface ModelRequest {
   toolChoice?: ToolChoice;
   maxTokens?: number;
   temperature?: number;
+  /** Let the model call several tools in one message; left out where the preset says the runner rejects it. */
+  parallelToolCalls?: boolean;
   /** Overrides the client's model for this call. */
   model?: string;
   /** Extra body fields passed through to the runner as they are (e.g. `seed`, `top_p`). */

@@ -268,4 +268,14 @@ describe('overrides', () => {
     );
     expect(body).toMatchObject({ parallel_tool_calls: true, seed: 1 });
   });
+
+  it('parallelToolCalls is sent where the preset accepts it, and only with tools', async () => {
+    const withTools = { ...ask, parallelToolCalls: false };
+    expect(await sentBody({ provider: 'openai' }, withTools)).toMatchObject({ parallel_tool_calls: false });
+    expect(await sentBody({ provider: 'ollama', apiType: 'chat_completions' }, withTools)).not.toHaveProperty(
+      'parallel_tool_calls',
+    );
+    const { tools: _tools, toolChoice: _choice, ...noTools } = withTools;
+    expect(await sentBody({ provider: 'openai' }, noTools)).not.toHaveProperty('parallel_tool_calls');
+  });
 });

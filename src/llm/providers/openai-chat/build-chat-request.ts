@@ -25,6 +25,7 @@ export function buildChatRequest(
   if (request.toolChoice !== undefined) body.tool_choice = request.toolChoice;
   if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
   if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls;
   body.stream = stream;
   const shaped = shapeChatRequestBody(body, preset);
   for (const key in request.extraBody) {
