@@ -1,5 +1,8 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
+import { registerAskCommand } from './commands/ask.js';
+import { registerAuditCommand } from './commands/audit.js';
+import { registerChatCommand } from './commands/chat.js';
 import { registerCompleteCommand } from './commands/complete.js';
 import { registerDoctorCommand } from './commands/doctor.js';
 import { registerModelsCommand } from './commands/models.js';
@@ -10,7 +13,10 @@ const program = new Command()
   .showHelpAfterError()
   .configureOutput({ outputError: (text, write) => write(text) });
 
+registerChatCommand(program);
+registerAskCommand(program);
 registerCompleteCommand(program);
+registerAuditCommand(program);
 registerModelsCommand(program);
 registerDoctorCommand(program);
 

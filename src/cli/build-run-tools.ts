@@ -1,0 +1,49 @@
+import { join, resolve } from 'node:path';
+import { createAuditLog } from '../tools/audit-log.js';
+import type { ToolDefinition } from '../tools/define-tool.js';
+import { fsTools } from '../tools/fs/fs-tools.js';
+import { createToolHost, type ToolHost } from '../tools/tool-host.js';
+import { composeSystemPrompt } from './compose-system-prompt.js';
+import { auditLogFileName } from './run-folder.js';
+
+export interface RunToolsOptions {
+  /** The folder mounted as `@project`. */
+  project: string;
+  /** The run folder, mounted as `@state`; the audit log is written in it. */
+  runDir: string;
+  /** Without it `@project` is read-only. */
+  write: boolean;
+  /** False leaves the fs tools out. */
+  fs: boolean;
+  /** Tools from `--tools-module`. */
+  extraTools: ToolDefinition[];
+}
+
+export interface RunTools {
+  host: ToolHost;
+  systemPrompt: string;
+  /** Undefined without the fs tools. */
+  auditPath: string | undefined;
+}
+
+/** The tools of one CLI run: the sandboxed fs tools over `@project` and `@state`, then the module's tools. */
+export function buildRunTools(options: RunToolsOptions): RunTools {
+  if (!options.fs) {
+    return {
+      host: createToolHost([options.extraTools]),
+      systemPrompt: composeSystemPrompt(undefined),
+      auditPath: undefined,
+    };
+  }
+  const auditPath = join(options.runDir, auditLogFileName);
+  const fileTools = fsTools({
+    mounts: { project: resolve(options.project), state: options.runDir },
+    readOnly: !options.write,
+    audit: createAuditLog(auditPath),
+  });
+  return {
+    host: createToolHost([fileTools, options.extraTools]),
+    systemPrompt: composeSystemPrompt({ projectWritable: options.write, hasState: true }),
+    auditPath,
+  };
+}

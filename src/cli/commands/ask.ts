@@ -1,0 +1,81 @@
+import type { Command } from 'commander';
+import type { EngineResult } from '../../engine/engine-types.js';
+import { createRunEngine } from '../create-run-engine.js';
+import { selectModel } from '../model-selection.js';
+import { EngineEventRenderer } from '../render-engine-events.js';
+import { reportError } from '../report-error.js';
+import { addRunOptions, type RunFlags } from '../run-options.js';
+import { readRunSettings } from '../run-settings.js';
+import { TerminalOutput } from '../terminal-output.js';
+import { printRetry } from './complete.js';
+
+interface AskFlags extends RunFlags {
+  json?: boolean;
+}
+
+export function registerAskCommand(program: Command): void {
+  addRunOptions(
+    program
+      .command('ask')
+      .description('run one task to its stop point with tools (the fs tools over --project by default)')
+      .argument('<task>', 'what to do, as the user message')
+      .option(
+        '--json',
+        'print one JSON object: {phase, assistantText, error, messages, turns, runId, runDir}',
+      ),
+  ).action(async (task: string, flags: AskFlags) => {
+    try {
+      const json = Boolean(flags.json);
+      const settings = await readRunSettings(flags);
+      const { client } = await selectModel(flags, printRetry);
+      const renderer = new EngineEventRenderer({
+        text: new TerminalOutput(process.stdout),
+        info: new TerminalOutput(process.stderr),
+        showReasoning: settings.showReasoning,
+      });
+      const run = createRunEngine({
+        settings,
+        llm: client,
+        completeOnAnswer: true,
+        // With --json stdout holds only the result object; the live view moves to stderr, tools included.
+        onEvent: json ? renderToStderr(settings.showReasoning) : renderer.render,
+      });
+      const result = await run.engine.start({ input: task, runId: run.runId, signal: interruptSignal() });
+      if (json) printJson(result, run.runDir);
+      else if (result.assistantText !== '' && renderer.lastTurnText === '')
+        process.stdout.write(`${result.assistantText}\n`);
+      if (result.error) process.stderr.write(`${result.error.code}: ${result.error.message}\n`);
+      // WaitingUser after max turns or a detected loop is not a finished task: scripts see exit 1.
+      if (!result.success) process.exitCode = 1;
+    } catch (error) {
+      reportError(error, Boolean(flags.json));
+    }
+  });
+}
+
+function renderToStderr(showReasoning: boolean) {
+  const stderr = new TerminalOutput(process.stderr);
+  return new EngineEventRenderer({
+    text: new TerminalOutput({ write: () => true }),
+    info: stderr,
+    showReasoning,
+  }).render;
+}
+
+function printJson(result: EngineResult, runDir: string): void {
+  const { phase, assistantText, error, messages, turns, runId } = result;
+  process.stdout.write(
+    `${JSON.stringify({ phase, assistantText, error: error ?? null, messages, turns, runId, runDir })}\n`,
+  );
+}
+
+/** Ctrl+C ends the run as Failed (ENGINE_ABORTED) after any running tool has finished; a second one kills. */
+function interruptSignal(): AbortSignal {
+  const controller = new AbortController();
+  process.once('SIGINT', () => {
+    process.stderr.write('\ncancelling… (Ctrl+C again to quit at once)\n');
+    controller.abort();
+    process.once('SIGINT', () => process.exit(130));
+  });
+  return controller.signal;
+}

@@ -1,0 +1,44 @@
+import type { ModelClient } from '../core/types.js';
+import { createEngine, type Engine } from '../engine/engine.js';
+import type { EngineEventListener } from '../engine/engine-events.js';
+import { buildRunTools, type RunTools } from './build-run-tools.js';
+import { prepareSpineFolder, resolveRunDir } from './run-folder.js';
+import { newRunId } from './run-id.js';
+import type { RunSettings } from './run-settings.js';
+
+export interface RunEngineOptions {
+  settings: RunSettings;
+  llm: ModelClient;
+  onEvent: EngineEventListener;
+  /** `ask` ends a run at the first answer without tool calls; `chat` waits for the user instead. */
+  completeOnAnswer: boolean;
+}
+
+/** One run of the CLI: its id, its folder, its tools and the engine that drives it. */
+export interface RunEngine {
+  runId: string;
+  runDir: string;
+  tools: RunTools;
+  engine: Engine;
+}
+
+/** Sets up a fresh run: a new id and folder (turn records, audit log, `@state`), tools, and an engine. */
+export function createRunEngine(options: RunEngineOptions): RunEngine {
+  const { settings } = options;
+  const runId = newRunId();
+  const runDir = resolveRunDir({ ...settings, runId });
+  if (settings.runDir === undefined) prepareSpineFolder(settings.project);
+  const tools = buildRunTools({ ...settings, runDir });
+  const engine = createEngine({
+    llm: options.llm,
+    tools: tools.host,
+    systemPrompt: tools.systemPrompt,
+    runDir,
+    projectRoot: settings.project,
+    onEvent: options.onEvent,
+    newRunId: () => runId,
+    ...(settings.maxTurns !== undefined ? { maxTurns: settings.maxTurns } : {}),
+    ...(options.completeOnAnswer ? { isComplete: () => true } : {}),
+  });
+  return { runId, runDir, tools, engine };
+}

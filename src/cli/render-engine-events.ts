@@ -1,0 +1,87 @@
+import type { EngineEvent } from '../engine/engine-events.js';
+import type { TerminalOutput } from './terminal-output.js';
+
+export interface EngineEventRendererOptions {
+  /** Where the model's answer goes. */
+  text: TerminalOutput;
+  /** Where tool calls, their results and reasoning go (the same output as `text` in chat). */
+  info: TerminalOutput;
+  showReasoning: boolean;
+}
+
+const maxArgumentsChars = 200;
+
+/**
+ * Renders a run live: answer text as it streams, reasoning dimmed (when asked for), and each tool call as
+ * `→ fs.read {"path":"@project/README.md"}` when it starts and `← ok …` / `← error CODE: …` when it ends.
+ */
+export class EngineEventRenderer {
+  readonly #options: EngineEventRendererOptions;
+  #inReasoning = false;
+  #turnText = '';
+
+  constructor(options: EngineEventRendererOptions) {
+    this.#options = options;
+  }
+
+  /** The text streamed in the latest turn; empty when the runner sent the answer without deltas. */
+  get lastTurnText(): string {
+    return this.#turnText;
+  }
+
+  readonly render = (event: EngineEvent): void => {
+    const { text, info } = this.#options;
+    switch (event.type) {
+      case 'turn-start':
+        this.#turnText = '';
+        break;
+      case 'reasoning-delta':
+        if (!this.#options.showReasoning) break;
+        if (!this.#inReasoning) info.endLine();
+        this.#inReasoning = true;
+        info.writeDim(event.text);
+        break;
+      case 'text-delta':
+        this.#closeReasoning();
+        this.#turnText += event.text;
+        text.write(event.text);
+        break;
+      case 'tool-start':
+        this.#breakLines();
+        info.shortLine(`→ ${event.name} ${describeArguments(event.args)}`);
+        break;
+      case 'tool-end':
+        // A failure is shown whole: its message is what the user needs to see.
+        if (event.ok) info.shortLine(`← ok ${event.summary}`);
+        else info.line(`← error ${event.summary}`);
+        break;
+      case 'history-trimmed':
+        this.#breakLines();
+        info.line(`(history trimmed: ${event.droppedMessages} older messages left out to fit the context)`);
+        break;
+      case 'run-end':
+        this.#breakLines();
+        break;
+      default:
+        break;
+    }
+  };
+
+  /** Ends any open reasoning or answer line before a line of another kind. */
+  #breakLines(): void {
+    this.#closeReasoning();
+    this.#options.text.endLine();
+  }
+
+  #closeReasoning(): void {
+    if (!this.#inReasoning) return;
+    this.#inReasoning = false;
+    this.#options.info.endLine();
+  }
+}
+
+/** Arguments as one line of JSON, cut short so a file's content does not flood the terminal. */
+export function describeArguments(args: unknown): string {
+  const json = JSON.stringify(args) ?? String(args);
+  return json.length > maxArgumentsChars ? `${json.slice(0, maxArgumentsChars - 1)}…` : json;
+}

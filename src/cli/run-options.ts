@@ -1,0 +1,27 @@
+import type { Command } from 'commander';
+import { addModelOptions, type ModelFlags } from './model-selection.js';
+
+/** The flags `spine ask` and `spine chat` share: the model, the tools, the run folder and the display. */
+export interface RunFlags extends ModelFlags {
+  maxTurns?: string;
+  toolsModule?: string;
+  project?: string;
+  write?: boolean;
+  /** False with `--no-fs`. */
+  fs?: boolean;
+  runDir?: string;
+  showReasoning?: boolean;
+}
+
+export function addRunOptions(command: Command): Command {
+  return addModelOptions(
+    command
+      .option('--max-turns <n>', 'model calls per task before stopping to ask (default 20)')
+      .option('--tools-module <file>', 'a JS module whose default export is an array of tool definitions')
+      .option('--project <dir>', 'the folder the model sees as @project (default: the current folder)')
+      .option('--write', 'let the model write into @project (read-only without it)')
+      .option('--no-fs', 'leave the sandboxed fs.* tools out')
+      .option('--run-dir <dir>', 'the run folder (default: <project>/.spine/runs/<run id>)')
+      .option('--show-reasoning', 'show the model’s reasoning, dimmed'),
+  );
+}

@@ -1,0 +1,46 @@
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { SpineError } from '../core/spine-error.js';
+import type { ToolDefinition } from '../tools/define-tool.js';
+import { parseCount } from './endpoint-options.js';
+import { loadToolsModule } from './load-tools-module.js';
+import type { RunFlags } from './run-options.js';
+
+/** The run flags, checked and resolved once per command (a chat's conversations all share them). */
+export interface RunSettings {
+  project: string;
+  write: boolean;
+  fs: boolean;
+  runDir: string | undefined;
+  maxTurns: number | undefined;
+  extraTools: ToolDefinition[];
+  showReasoning: boolean;
+  cwd: string;
+}
+
+export async function readRunSettings(flags: RunFlags, cwd: string = process.cwd()): Promise<RunSettings> {
+  const maxTurns = parseCount(flags.maxTurns, '--max-turns');
+  const project = resolve(cwd, flags.project ?? '.');
+  await mustBeFolder(project, flags.project ?? '.');
+  const extraTools = flags.toolsModule ? await loadToolsModule(flags.toolsModule, cwd) : [];
+  return {
+    project,
+    write: Boolean(flags.write),
+    fs: flags.fs !== false,
+    runDir: flags.runDir,
+    maxTurns,
+    extraTools,
+    showReasoning: Boolean(flags.showReasoning),
+    cwd,
+  };
+}
+
+/** Checked before anything is created under it: a mistyped --project must not become a new empty folder. */
+async function mustBeFolder(path: string, given: string): Promise<void> {
+  const found = await stat(path).catch(() => undefined);
+  if (found?.isDirectory()) return;
+  throw new SpineError({
+    code: 'CONFIG_INVALID',
+    message: `--project ${given}: ${found ? 'not a folder' : 'no such folder'} (${path})`,
+  });
+}
