@@ -40,6 +40,8 @@ export function buildRunTools(options: RunToolsOptions): RunTools {
     mounts: { project: resolve(options.project), state: options.runDir },
     readOnly: !options.write,
     audit: createAuditLog(auditPath),
+    // Run records (this run's and earlier ones) are Spine's, not the model's: reach them through @state only.
+    hide: ['@project/.spine'],
   });
   return {
     host: createToolHost([fileTools, options.extraTools]),

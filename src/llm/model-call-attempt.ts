@@ -2,6 +2,8 @@ import type { Clock } from '../core/deps.js';
 import { SpineError } from '../core/spine-error.js';
 import type { ModelRequest, ModelResponse, StreamEvent } from '../core/types.js';
 import type { HttpResponse, HttpTransport } from './http/http-transport.js';
+import { normalizeModelResponse } from './normalize/normalize-model-response.js';
+import { ResponseStreamNormalizer } from './normalize/response-stream-normalizer.js';
 import type {
   DecoderContext,
   EndpointSettings,
@@ -26,7 +28,9 @@ const maxErrorBodyBytes = 1 << 20;
 /**
  * One HTTP attempt of a model call: send, check the status, then turn body chunks into events. A streamed
  * call decodes SSE as it arrives; a non-streamed one (or a runner that answered a stream request with plain
- * JSON) reads the whole body and yields the same events at once. `close()` releases everything.
+ * JSON) reads the whole body and yields the same events at once. Either way the decoded response goes
+ * through the provider-independent normalization (tool-call repair and extraction) before it is yielded.
+ * `close()` releases everything.
  */
 export class ModelCallAttempt {
   private readonly deadline: AttemptDeadline;
@@ -34,6 +38,7 @@ export class ModelCallAttempt {
   private chunks: AsyncIterator<Uint8Array> | undefined;
   private decoder: StreamDecoder | undefined;
   private decoderContext: DecoderContext | undefined;
+  private normalizer: ResponseStreamNormalizer | undefined;
   private ended = false;
 
   constructor(
@@ -70,6 +75,7 @@ export class ModelCallAttempt {
     }
     if (this.streamed && !isJson(response.headers['content-type'])) {
       this.decoder = adapter.createStreamDecoder(this.decoderContext);
+      this.normalizer = new ResponseStreamNormalizer(this.request);
     }
   }
 
@@ -80,21 +86,23 @@ export class ModelCallAttempt {
     if (!decoder) {
       this.ended = true;
       const bodyText = await this.readText(Number.POSITIVE_INFINITY);
-      return eventsOf(this.context.adapter.decodeResponse(bodyText, this.decoderContext as DecoderContext));
+      const decoded = this.context.adapter.decodeResponse(bodyText, this.decoderContext as DecoderContext);
+      return eventsOf(normalizeModelResponse(decoded, this.request));
     }
+    const normalizer = this.normalizer as ResponseStreamNormalizer;
     while (true) {
       const chunk = await (this.chunks as AsyncIterator<Uint8Array>).next();
       if (chunk.done) {
         this.ended = true;
-        return decoder.end();
+        return normalizer.push(decoder.end());
       }
       this.deadline.touch();
-      const events = decoder.push(chunk.value);
+      const events = normalizer.push(decoder.push(chunk.value));
       if (decoder.finished) {
         // [DONE] seen: some proxies keep the socket open after it (RUNNER-QUIRKS §19), so stop reading here.
         this.ended = true;
         this.response?.cancel();
-        return events.length === 0 ? decoder.end() : [...events, ...decoder.end()];
+        return [...events, ...normalizer.push(decoder.end())];
       }
       if (events.length > 0) return events;
     }

@@ -8,6 +8,7 @@ import { parseProviderName } from './providers/resolve-endpoint-preset.js';
 import { selectProviderAdapter } from './providers/select-provider-adapter.js';
 import { defaultRetryOptions, type RetryOptions } from './resilience/retry-policy.js';
 import { collectResponse, type ModelCallContext, runModelCall } from './run-model-call.js';
+import { withToolCallReask } from './tool-call-reask.js';
 
 /** One model endpoint. Only `baseUrl` and `model` are required. */
 export interface ModelClientOptions {
@@ -46,6 +47,8 @@ export interface ModelClientOptions {
   apiVersion?: string;
   /** Called before each retry (the same information is a `retry` stream event). */
   onRetry?: (info: RetryInfo) => void;
+  /** Re-asks after a tool call that names an unknown tool or fails its schema (default 2). */
+  repairRetries?: number;
 }
 
 export interface ModelClientDeps {
@@ -79,10 +82,11 @@ export function createModelClient(
     retry: { ...defaultRetryOptions, ...options.retry, maxRetries: resolveMaxRetries(options) },
     onRetry: options.onRetry,
   };
-  return {
+  const client: ModelClient = {
     stream: (request) => runModelCall(context, request, true),
     respond: (request) => collectResponse(runModelCall(context, request, false)),
   };
+  return withToolCallReask(client, { repairRetries: options.repairRetries });
 }
 
 /** Checked when the client is made, so a misspelt provider fails before any request is sent. */

@@ -370,3 +370,42 @@ describe('audit log wiring', () => {
     expect(lines[1]).toMatch(/fs\.read\s+ERROR ENOENT/);
   });
 });
+
+describe('hidden paths', () => {
+  let hidden: Sandbox;
+  beforeEach(() => {
+    hidden = createSandbox({ hide: ['@project/.spine'] });
+    mkdirSync(join(hidden.project, '.spine', 'runs', 'r1'), { recursive: true });
+    writeFileSync(join(hidden.project, '.spine', 'runs', 'r1', 'turns.jsonl'), 'zebra-record\n');
+    writeFileSync(join(hidden.project, 'notes.txt'), 'zebra in the open\n');
+  });
+  afterEach(() => hidden.cleanup());
+
+  test('cannot be read, written or listed by name, also through a symlink inside the project', async () => {
+    const { symlinkSync } = await import('node:fs');
+    symlinkSync('.spine/runs', join(hidden.project, 'runs-link'));
+    for (const [tool, args] of [
+      ['fs.read', { path: '@project/.spine/runs/r1/turns.jsonl' }],
+      ['fs.read', { path: '@project/runs-link/r1/turns.jsonl' }],
+      ['fs.list', { path: '@project/.spine' }],
+      ['fs.write', { path: '@project/.spine/runs/r1/turns.jsonl', content: 'forged' }],
+    ] as const) {
+      const result = await hidden.call(tool, args);
+      expect(result, `${tool} ${args.path}`).toMatchObject({
+        ok: false,
+        error: { code: 'E_SANDBOX_VIOLATION', details: { reason: 'hidden-path' } },
+      });
+    }
+    expect(readFileSync(join(hidden.project, '.spine', 'runs', 'r1', 'turns.jsonl'), 'utf8')).toBe(
+      'zebra-record\n',
+    );
+  });
+
+  test('are left out of listings and searches', async () => {
+    const listing = await hidden.call('fs.list', { path: '@project', depth: 3 });
+    expect(listing.entries).toContain('notes.txt');
+    expect(JSON.stringify(listing.entries)).not.toContain('.spine');
+    const search = await hidden.call('fs.search', { query: 'zebra' });
+    expect((search.matches as { path: string }[]).map((match) => match.path)).toEqual(['@project/notes.txt']);
+  });
+});

@@ -66,3 +66,33 @@ describe('normalizeToolCalls', () => {
     ]);
   });
 });
+
+describe('normalizeToolCalls with the wire call object', () => {
+  it('reads a flat call, `parameters` and a missing type from the wire, recording each fix (§28)', () => {
+    const flat = { id: 'a', name: 'write', parameters: { path: 'x' } };
+    const untyped = { id: 'b', function: { name: 'read', arguments: '{"path":"y"}' } };
+    const result = normalizeToolCalls(
+      [
+        { id: 'a', name: 'write', arguments: undefined, wire: flat },
+        { id: 'b', name: 'read', arguments: '{"path":"y"}', wire: untyped },
+      ],
+      'tool_calls',
+    );
+    expect(result.toolCalls.map((call) => [call.id, call.name, call.arguments])).toEqual([
+      ['a', 'write', { path: 'x' }],
+      ['b', 'read', { path: 'y' }],
+    ]);
+    expect(result.repairs.map((repair) => [repair.kind, repair.toolCallId])).toEqual([
+      ['nested-flat-call', 'a'],
+      ['parameters-key', 'a'],
+      ['missing-type', 'b'],
+    ]);
+  });
+
+  it('records nothing for a canonical wire call', () => {
+    const wire = { id: 'a', type: 'function', function: { name: 'f', arguments: '{}' } };
+    const result = normalizeToolCalls([{ id: 'a', name: 'f', arguments: '{}', wire }], 'tool_calls');
+    expect(result.repairs).toEqual([]);
+    expect(result.toolCalls).toHaveLength(1);
+  });
+});

@@ -1,5 +1,7 @@
 import type { FinishReason, IncompleteToolCall, Repair, ToolCall } from '../../core/types.js';
 import { generateToolCallId } from './repair/generate-tool-call-id.js';
+import { isRecord } from './repair/parse-tool-arguments.js';
+import { describeRepair, readWireShape } from './repair/repair-tool-call.js';
 
 /** One tool call as the runner sent it: streamed fragments already joined, or a non-streamed call. */
 export interface RawWireToolCall {
@@ -8,6 +10,12 @@ export interface RawWireToolCall {
   name: string;
   /** A JSON string, or an object (runners that send arguments unencoded, RUNNER-QUIRKS §9). */
   arguments: unknown;
+  /**
+   * The whole call object as the runner sent it, when there was one (non-streamed bodies, Ollama lines).
+   * Given, its shape wins over `name` and `arguments`: a flat `{name, arguments}` call, `parameters` for
+   * `arguments` (RUNNER-QUIRKS §28) and a missing `type` are read and each recorded as a repair.
+   */
+  wire?: unknown;
 }
 
 export interface NormalizedToolCalls {
@@ -39,25 +47,27 @@ function normalizeOne(
   _finishReason: FinishReason,
   result: NormalizedToolCalls,
 ): void {
-  const rawArguments = toArgumentsText(raw.arguments);
+  const shape = isRecord(raw.wire) ? readWireShape(raw.wire) : undefined;
+  const name = typeof shape?.name === 'string' ? shape.name.trim() : raw.name;
+  const rawArguments = toArgumentsText(shape === undefined ? raw.arguments : shape.argumentsValue);
   const id =
-    raw.id !== undefined && raw.id !== ''
-      ? raw.id
-      : generateToolCallId({ position, name: raw.name, rawArguments });
+    raw.id !== undefined && raw.id !== '' ? raw.id : generateToolCallId({ position, name, rawArguments });
   if (id !== raw.id)
     result.repairs.push({
       kind: 'generated-id',
       toolCallId: id,
       detail: `tool call ${position} had no id; one was derived from its position and content`,
     });
+  for (const kind of shape?.shapeFixes ?? [])
+    result.repairs.push({ kind, toolCallId: id, detail: describeRepair(kind) });
   const parsed = parseArguments(rawArguments);
-  if (parsed === undefined || raw.name === '') {
-    result.incompleteToolCalls.push({ id, name: raw.name, rawArguments });
+  if (parsed === undefined || name === '') {
+    result.incompleteToolCalls.push({ id, name, rawArguments });
     return;
   }
   if (parsed.empty)
     result.repairs.push({ kind: 'empty-arguments', toolCallId: id, detail: 'empty arguments read as {}' });
-  result.toolCalls.push({ id, name: raw.name, arguments: parsed.value, rawArguments });
+  result.toolCalls.push({ id, name, arguments: parsed.value, rawArguments });
 }
 
 function toArgumentsText(value: unknown): string {

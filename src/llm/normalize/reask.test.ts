@@ -70,6 +70,7 @@ describe('buildReaskMessages', () => {
           reason: 'schema',
           tool: 'get_weather',
           errors: ['/city: must be string'],
+          paths: ['/city'],
           required: ['city'],
           properties: ['city', 'unit'],
         },

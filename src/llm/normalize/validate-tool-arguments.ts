@@ -1,7 +1,7 @@
 import type { Repair, ToolSpec } from '../../core/types.js';
 import { coerceArgumentsBySchema } from './repair/coerce-arguments-by-schema.js';
 import { compileSchema } from './repair/compile-schema.js';
-import { describeSchemaErrors } from './repair/describe-schema-errors.js';
+import { describeSchemaErrors, schemaErrorPaths } from './repair/describe-schema-errors.js';
 import { describeRepair } from './repair/repair-tool-call.js';
 import type { ToolCallProblem } from './repair/tool-call-problem.js';
 
@@ -55,6 +55,7 @@ export function validateToolArguments(
         reason: 'schema',
         tool: call.name,
         errors,
+        paths: schemaErrorPaths(verdict.errors),
         required: stringList(schema.required),
         properties: Object.keys(recordOrEmpty(schema.properties)),
       },

@@ -20,7 +20,8 @@ export type SandboxReason =
   | 'special-file'
   | 'hard-link'
   | 'read-only-mount'
-  | 'protected-path';
+  | 'protected-path'
+  | 'hidden-path';
 
 /** A SpineError with a tool code, as every fs tool throws it. */
 export function fsError(

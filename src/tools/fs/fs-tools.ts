@@ -28,6 +28,11 @@ export interface FsToolsOptions {
    * the sandbox. Set this to read them (pnpm stores, `cp -al` trees); writes to them are always refused.
    */
   allowHardLinkReads?: boolean;
+  /**
+   * Mount paths no tool may name, list or search (`['@project/.spine']`): the agent's own run records, say,
+   * which sit inside the project but are not the model's to read or rewrite.
+   */
+  hide?: string[];
   clock?: Clock;
 }
 
@@ -38,7 +43,7 @@ export interface FsToolsOptions {
  * const tools = createToolHost([fsTools({ mounts: { project: '.', state: runFolder }, audit: { path: `${runFolder}/audit.jsonl` } })]);
  */
 export function fsTools(options: FsToolsOptions): ToolDefinition[] {
-  const mounts = createMountTable(options.mounts, options.readOnly ?? false);
+  const mounts = createMountTable(options.mounts, options.readOnly ?? false, options.hide);
   const audit =
     options.audit === undefined
       ? undefined

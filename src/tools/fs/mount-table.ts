@@ -1,6 +1,11 @@
 import { mkdirSync, realpathSync, statSync } from 'node:fs';
 import { SpineError } from '../../core/spine-error.js';
-import type { MountName } from './parse-mount-path.js';
+import { type MountName, parseMountPath } from './parse-mount-path.js';
+
+/** True when `relative` (below the mount root, `/`-separated) is a hidden path or inside one. */
+export function isHiddenPath(mount: Mount, relative: string): boolean {
+  return mount.hidden.some((hidden) => relative === hidden || relative.startsWith(`${hidden}/`));
+}
 
 /** Mounts by short name (`project`, `pkg`, `state`: the defaults apply) or by mount name with access. */
 export type FsMountsOption =
@@ -15,6 +20,8 @@ export interface Mount {
   writable: boolean;
   dev: number;
   ino: number;
+  /** Paths below the root (`.spine`, `a/b`) that no tool may name, list or search. */
+  hidden: readonly string[];
 }
 
 export type MountTable = Map<MountName, Mount>;
@@ -23,7 +30,11 @@ export type MountTable = Map<MountName, Mount>;
  * Resolves the mounts. `@pkg` is always read-only; `@project` is read-only when `readOnly` is set;
  * `@state` is created when missing. A missing `@project` or `@pkg` root is a configuration error.
  */
-export function createMountTable(option: FsMountsOption, readOnly = false): MountTable {
+export function createMountTable(
+  option: FsMountsOption,
+  readOnly = false,
+  hide: readonly string[] = [],
+): MountTable {
   const table: MountTable = new Map();
   for (const [name, spec] of normalizeMounts(option)) {
     if (name === '@state') mkdirSync(spec.root, { recursive: true });
@@ -45,10 +56,15 @@ export function createMountTable(option: FsMountsOption, readOnly = false): Moun
       });
     }
     const writable = name !== '@pkg' && spec.writable && !(readOnly && name === '@project');
-    table.set(name, { name, root: spec.root, rootReal, writable, dev: stats.dev, ino: stats.ino });
+    const hidden: string[] = [];
+    table.set(name, { name, root: spec.root, rootReal, writable, dev: stats.dev, ino: stats.ino, hidden });
   }
   if (table.size === 0)
     throw new SpineError({ code: 'CONFIG_INVALID', message: 'fsTools needs at least one mount' });
+  for (const path of hide) {
+    const parsed = parseMountPath(path, [...table.keys()]);
+    (table.get(parsed.mount)?.hidden as string[]).push(parsed.segments.join('/'));
+  }
   return table;
 }
 

@@ -25,7 +25,10 @@ export function openSearchStart(resolved: ResolvedPath): SearchStart {
     closeSync(fd);
     throw sandboxViolation(display, 'mount-root-changed', `the root of ${mount.name} was replaced`);
   }
-  let folder: SearchFolder = { fd, realPath: mount.rootReal, relative: '', ignores: GitignoreStack.empty() };
+  // Hidden paths ride on the ignore rules, so listing and searching never enter them.
+  const hiddenRules = mount.hidden.map((path) => `/${path}`).join('\n');
+  const ignores = GitignoreStack.empty().withFile('', hiddenRules);
+  let folder: SearchFolder = { fd, realPath: mount.rootReal, relative: '', ignores };
   folder.ignores = folder.ignores.withFile('', readSmallFileSync(folder, '.gitignore'));
   for (const [index, name] of realSegments.entries()) {
     const childFd = openFolderSync(folder, name);

@@ -1,7 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { isErrnoCode, sandboxViolation } from './fs-failure.js';
-import type { Mount, MountTable } from './mount-table.js';
+import { isHiddenPath, type Mount, type MountTable } from './mount-table.js';
 import { parseMountPath } from './parse-mount-path.js';
 
 /** A model path resolved inside its mount: the real components below the root, none of them a symlink. */
@@ -44,6 +44,9 @@ export async function resolveMountPath(table: MountTable, raw: unknown): Promise
       ...relative(mount.rootReal, real).split(sep).filter(Boolean),
       ...segments.slice(keep),
     ];
+    if (isHiddenPath(mount, realSegments.join('/'))) {
+      throw sandboxViolation(display, 'hidden-path', 'the path is hidden from the tools');
+    }
     return { mount, display, realSegments, realPath: join(mount.rootReal, ...realSegments) };
   }
   throw sandboxViolation(display, 'mount-root-changed', `the root of ${mount.name} is gone`);

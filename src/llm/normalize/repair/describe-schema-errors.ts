@@ -9,6 +9,29 @@ export function describeSchemaErrors(errors: readonly ErrorObject[]): string[] {
   return [...new Set(sentences)];
 }
 
+/**
+ * The JSON pointer of each property an Ajv error is about: the missing or unknown property itself for
+ * `required` / `additionalProperties` (`/path`), else the value's own path (`/` for the whole object).
+ */
+export function schemaErrorPaths(errors: readonly ErrorObject[]): string[] {
+  const paths = errors.map((error) => {
+    const params = error.params as Record<string, unknown>;
+    const property =
+      error.keyword === 'required'
+        ? params.missingProperty
+        : error.keyword === 'additionalProperties'
+          ? params.additionalProperty
+          : undefined;
+    if (typeof property === 'string') return `${error.instancePath}/${escapePointer(property)}`;
+    return error.instancePath === '' ? '/' : error.instancePath;
+  });
+  return [...new Set(paths)];
+}
+
+function escapePointer(key: string): string {
+  return key.replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
 function describeSchemaError(error: ErrorObject): string {
   const at = error.instancePath === '' ? '' : `${error.instancePath}: `;
   const params = error.params as Record<string, unknown>;

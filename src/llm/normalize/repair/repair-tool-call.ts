@@ -23,7 +23,8 @@ export interface RepairToolCallResult {
   problem?: ToolCallProblem;
 }
 
-interface WireShape {
+/** What a call object says once its shape is read: flat or nested, `arguments` or `parameters`. */
+export interface WireShape {
   id?: string;
   name?: unknown;
   argumentsValue: unknown;
@@ -107,7 +108,8 @@ export function describeRepair(kind: RepairKind, toolCallId?: string): string {
   return kind === 'generated-id' && toolCallId !== undefined ? `${detail} (${toolCallId})` : detail;
 }
 
-function readWireShape(wire: Record<string, unknown>): WireShape {
+/** Reads a call object of any shape a runner sends (RUNNER-QUIRKS §6-9, 28), naming each shape fix. */
+export function readWireShape(wire: Record<string, unknown>): WireShape {
   const id = firstNonEmptyString(wire.id, wire.call_id);
   const nested = wire.function;
   if (isRecord(nested)) {

@@ -207,7 +207,7 @@ describe('extractTextToolCalls', () => {
   });
 
   it.each(notCalls)('leaves $name alone', ({ content }) => {
-    expect(extractTextToolCalls(content, tools)).toEqual({ content, calls: [], repairs: [] });
+    expect(extractTextToolCalls(content, tools)).toEqual({ content, calls: [], repairs: [], cutOff: [] });
   });
 
   it('names the dialect and the fixes in the repair detail', () => {

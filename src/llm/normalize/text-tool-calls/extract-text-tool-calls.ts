@@ -11,7 +11,17 @@ export interface ExtractedTextToolCalls {
   calls: TextToolCallWire[];
   /** One `text-extracted` repair per call, `repairs[i]` for `calls[i]`; the ids are known only after repair. */
   repairs: Repair[];
+  /** `cutOff[i]`: the text of `calls[i]` ended before its JSON or block closed (the answer may have been cut). */
+  cutOff: boolean[];
 }
+
+// Span fixes that mean the text stopped inside the call; with a `length` finish such a call is incomplete.
+const cutOffFixes = new Set([
+  'truncated block closed',
+  'unclosed <tool_call>',
+  'truncated JSON closed',
+  'truncated-json',
+]);
 
 /**
  * Finds tool calls a runner left in the message text (RUNNER-QUIRKS §24-27, §31-32), for use when tools were
@@ -25,16 +35,19 @@ export function extractTextToolCalls(content: string, toolNames: readonly string
     () => findFencedCalls(content, toolNames),
     () => findBareJsonCalls(content, toolNames),
   ]);
-  if (spans.length === 0) return { content, calls: [], repairs: [] };
+  if (spans.length === 0) return { content, calls: [], repairs: [], cutOff: [] };
   const calls: TextToolCallWire[] = [];
   const repairs: Repair[] = [];
+  const cutOff: boolean[] = [];
   for (const span of spans) {
+    const spanCutOff = span.fixes.some((fix) => cutOffFixes.has(fix));
     for (const call of span.calls) {
       repairs.push({ kind: 'text-extracted', detail: describeSpan(span, calls.length) });
       calls.push(call);
+      cutOff.push(spanCutOff);
     }
   }
-  return { content: removeSpans(content, spans), calls, repairs };
+  return { content: removeSpans(content, spans), calls, repairs, cutOff };
 }
 
 function firstNonEmpty(finders: Array<() => TextCallSpan[]>): TextCallSpan[] {

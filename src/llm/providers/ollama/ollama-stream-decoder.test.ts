@@ -132,7 +132,7 @@ describe('OllamaStreamDecoder', () => {
       [true, 'g', { a: 1 }],
     ]);
     expect(response.toolCalls[0]?.id).toBe('call_x1');
-    expect(response.repairs.map((repair) => repair.kind)).toEqual(['generated-id']);
+    expect(response.repairs.map((repair) => repair.kind)).toEqual(['generated-id', 'nested-flat-call']);
   });
 
   it('splits <think> tags written into content, even when the tags are cut across lines', () => {

@@ -127,7 +127,8 @@ function readToolCall(wire: unknown): RawWireToolCall {
   const holder = isRecord(call.function) ? call.function : call;
   const id = typeof call.id === 'string' && call.id !== '' ? call.id : undefined;
   const name = typeof holder.name === 'string' ? holder.name : '';
-  return { id, name, arguments: holder.arguments ?? holder.parameters };
+  // Ollama never sends `type`; it is supplied here so that every call does not count as a repair.
+  return { id, name, arguments: holder.arguments ?? holder.parameters, wire: { type: 'function', ...call } };
 }
 
 function toSpineError(error: unknown): SpineError {

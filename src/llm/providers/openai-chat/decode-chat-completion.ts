@@ -76,6 +76,8 @@ function readToolCall(call: WireRecord): RawWireToolCall {
     id: typeof call.id === 'string' && call.id !== '' ? call.id : undefined,
     name: typeof fn.name === 'string' ? fn.name : '',
     arguments: fn.arguments,
+    // The whole call, so the repair step can read (and record) flat calls and a `parameters` key.
+    wire: call,
   };
 }
 

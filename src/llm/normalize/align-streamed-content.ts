@@ -1,0 +1,18 @@
+/**
+ * The content of a streamed response, given the text already emitted as `text-delta` events: it always
+ * begins with that text, so the `done` response agrees with the events. Normally `content` already does;
+ * when extraction trimmed whitespace the stream had already shown (text before a call), the emitted text
+ * is kept and the rest follows it.
+ */
+export function alignStreamedContent(emitted: string, content: string): string {
+  if (content.startsWith(emitted)) return content;
+  const shown = emitted.trimStart();
+  const shared = commonPrefixLength(shown, content);
+  return emitted + content.slice(shared);
+}
+
+function commonPrefixLength(left: string, right: string): number {
+  let index = 0;
+  while (index < left.length && index < right.length && left[index] === right[index]) index++;
+  return index;
+}

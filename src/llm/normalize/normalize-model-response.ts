@@ -1,0 +1,114 @@
+import type {
+  FinishReason,
+  IncompleteToolCall,
+  ModelRequest,
+  ModelResponse,
+  Repair,
+  ToolCall,
+  ToolSpec,
+} from '../../core/types.js';
+import { alignStreamedContent } from './align-streamed-content.js';
+import { buildAssistantMessage } from './build-assistant-message.js';
+import { extractResponseTextCalls } from './extract-response-text-calls.js';
+import { rememberOriginalMessage } from './original-assistant-message.js';
+import { repairIncompleteCalls } from './repair-incomplete-calls.js';
+import { validateToolCall } from './validate-tool-arguments.js';
+
+export interface NormalizeModelResponseOptions {
+  /** Streamed calls: the text already emitted as `text-delta` events; the content returned begins with it. */
+  emittedText?: string;
+}
+
+interface Draft {
+  content: string;
+  toolCalls: ToolCall[];
+  incompleteToolCalls: IncompleteToolCall[];
+  repairs: Repair[];
+  finishReason: FinishReason;
+  extracted: boolean;
+}
+
+/**
+ * The provider-independent step every decoded response goes through (issue 3 §4): calls the decoder could
+ * not parse are repaired; when tools were offered and no structured call came, calls written in the text are
+ * extracted (the text around them stays); arguments are unwrapped where the tool's schema says so. Each fix
+ * is a `repairs` entry. Returns the response itself when nothing changed, else a new one. Pure.
+ */
+export function normalizeModelResponse(
+  response: ModelResponse,
+  request: ModelRequest,
+  options: NormalizeModelResponseOptions = {},
+): ModelResponse {
+  const tools = request.tools ?? [];
+  const draft: Draft = {
+    content: response.content,
+    toolCalls: [...response.toolCalls],
+    incompleteToolCalls: response.incompleteToolCalls,
+    repairs: [],
+    finishReason: response.finishReason,
+    extracted: false,
+  };
+  repairStructuredCalls(draft);
+  if (tools.length > 0 && response.toolCalls.length === 0 && response.incompleteToolCalls.length === 0)
+    extractTextCalls(draft, tools, request.messages.length);
+  coerceBySchema(draft, tools);
+  const emitted = options.emittedText;
+  const content = emitted === undefined ? draft.content : alignStreamedContent(emitted, draft.content);
+  if (draft.repairs.length === 0 && content === response.content) return response;
+  const normalized: ModelResponse = {
+    ...response,
+    content,
+    toolCalls: draft.toolCalls,
+    incompleteToolCalls: draft.incompleteToolCalls,
+    finishReason: draft.finishReason,
+    repairs: [...response.repairs, ...draft.repairs],
+    message: buildAssistantMessage(response.message, content, draft.toolCalls),
+  };
+  if (draft.extracted) rememberOriginalMessage(normalized, response.message);
+  return normalized;
+}
+
+function repairStructuredCalls(draft: Draft): void {
+  if (draft.incompleteToolCalls.length === 0) return;
+  const repaired = repairIncompleteCalls(draft.incompleteToolCalls, draft.finishReason);
+  if (repaired.toolCalls.length === 0) return;
+  draft.toolCalls.push(...repaired.toolCalls);
+  draft.incompleteToolCalls = repaired.incompleteToolCalls;
+  draft.repairs.push(...repaired.repairs);
+  // A `length` finish with only unparseable calls is how a decoder reads a `tool_calls` finish whose calls
+  // it could not parse (RUNNER-QUIRKS §16); mended calls that were not cut off make it a tool-call turn.
+  if (draft.incompleteToolCalls.length === 0 && draft.finishReason !== 'content_filter')
+    draft.finishReason = 'tool_calls';
+}
+
+function extractTextCalls(draft: Draft, tools: readonly ToolSpec[], turn: number): void {
+  const found = extractResponseTextCalls(draft.content, {
+    toolNames: tools.map((tool) => tool.function.name),
+    finishReason: draft.finishReason,
+    responseKey: `turn-${turn}`,
+  });
+  if (found === undefined) return;
+  draft.extracted = true;
+  draft.content = found.content;
+  draft.toolCalls = found.toolCalls;
+  draft.incompleteToolCalls = found.incompleteToolCalls;
+  draft.repairs.push(...found.repairs);
+  if (
+    found.toolCalls.length > 0 &&
+    draft.finishReason !== 'length' &&
+    draft.finishReason !== 'content_filter'
+  )
+    draft.finishReason = 'tool_calls';
+}
+
+// Schema-guided unwrapping (double-encoded objects, "3" where an integer is declared); the check itself,
+// and the re-ask when it fails, belong to `withToolCallReask`.
+function coerceBySchema(draft: Draft, tools: readonly ToolSpec[]): void {
+  if (tools.length === 0) return;
+  draft.toolCalls = draft.toolCalls.map((call) => {
+    const checked = validateToolCall(call, tools);
+    if (!checked.ok || checked.repairs.length === 0) return call;
+    draft.repairs.push(...checked.repairs);
+    return { ...call, arguments: checked.arguments };
+  });
+}
