@@ -84,13 +84,31 @@ export class EventBus {
   }
 }
 
-/** A one-line summary of a tool result for terminals and logs. */
+/**
+ * A one-line summary of a tool result for terminals and logs: `key=value` for the fields a person scans for
+ * (path, sizes, counts), long text and lists by their size, hashes left out.
+ */
 export function summarizeToolResult(result: ToolResult, limit = 120): string {
-  if (!result.ok) return `${result.error.code}: ${result.error.message}`.slice(0, limit);
+  if (!result.ok) return clip(`${result.error.code}: ${result.error.message}`, limit);
   const { ok: _ok, ...fields } = result;
-  const text = JSON.stringify(
-    fields.data !== undefined && Object.keys(fields).length === 1 ? fields.data : fields,
-  );
-  if (text === undefined) return 'ok';
+  const value = fields.data !== undefined && Object.keys(fields).length === 1 ? fields.data : fields;
+  if (value === undefined) return 'ok';
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return clip(describeValue(value), limit);
+  const parts = Object.entries(value)
+    .filter(([key]) => !/sha256/i.test(key))
+    .map(([key, field]) => `${key}=${describeValue(field)}`);
+  return clip(parts.join(' ') || '{}', limit);
+}
+
+function describeValue(value: unknown): string {
+  if (typeof value === 'string')
+    return value.length <= 60 && !value.includes('\n') ? value : `(${value.length} chars)`;
+  if (Array.isArray(value)) return `[${value.length} items]`;
+  if (typeof value === 'object' && value !== null) return '{…}';
+  return String(value);
+}
+
+function clip(text: string, limit: number): string {
   return text.length > limit ? `${text.slice(0, limit - 1)}…` : text;
 }

@@ -5,6 +5,7 @@ import type { ChatMessage } from '../core/types.js';
 import { ScriptedModel } from '../testing/scripted-model.js';
 import { defineTool } from '../tools/define-tool.js';
 import { createEngine } from './engine.js';
+import { summarizeToolResult } from './engine-events.js';
 
 describe('engine: the loop', () => {
   it('runs tool call → result → answer, backfilling the exact messages', async () => {
@@ -284,5 +285,31 @@ describe('engine: the loop', () => {
       code: 'ENGINE_RUN_BUSY',
     });
     expect(engine.getMessages('same')).toHaveLength(2);
+  });
+});
+
+describe('summarizeToolResult', () => {
+  it('names scalar fields, sizes long text and lists, and leaves hashes out', () => {
+    const summary = summarizeToolResult({
+      ok: true,
+      path: '@project/package.json',
+      bytes: 1529,
+      sha256: 'ab'.repeat(32),
+      truncated: false,
+      content: '{\n  "name": "spine"\n}\n',
+      entries: ['a', 'b', 'c'],
+    });
+    expect(summary).toBe(
+      'path=@project/package.json bytes=1529 truncated=false content=(22 chars) entries=[3 items]',
+    );
+  });
+
+  it('gives a failure as its code and message, cut to the limit', () => {
+    const summary = summarizeToolResult(
+      { ok: false, error: { code: 'ENOENT', message: `no such file: ${'x'.repeat(200)}` } },
+      40,
+    );
+    expect(summary).toHaveLength(40);
+    expect(summary.startsWith('ENOENT: no such file: ')).toBe(true);
   });
 });
