@@ -48,7 +48,7 @@ describe('spine ask', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('The README says Spine reads it.\n');
     expect(run.stderr).toContain('→ fs.read {"path":"@project/README.md"}');
-    expect(run.stderr).toMatch(/^← ok \{"path":"@project\/README.md","bytes":23,/m);
+    expect(run.stderr).toMatch(/^← ok path=@project\/README.md bytes=23 /m);
 
     const [first, second] = requestsOfThisRun();
     expect(sentToolNames(first)).toEqual(

@@ -129,6 +129,22 @@ describe('calls cut off by max_tokens', () => {
     await expectIncomplete(createReaskClient(runner), false);
   });
 
+  it('a `tool_calls` finish that used the whole token cap is a cut, even when only brackets are missing', async () => {
+    const bracketsOnly = '{"city": "Oslo"';
+    const call = { id: 'c9', type: 'function', function: { name: 'get_weather', arguments: bracketsOnly } };
+    const body = completion(null, { toolCalls: [call], finishReason: 'tool_calls' }) as {
+      usage: { completion_tokens: number };
+    };
+    body.usage.completion_tokens = 12;
+    runner.enqueue({ body });
+    const response = await createReaskClient(runner).respond({ ...request, maxTokens: 12 });
+    expect(response.finishReason).toBe('length');
+    expect(response.toolCalls).toEqual([]);
+    expect(response.incompleteToolCalls).toEqual([
+      { id: 'c9', name: 'get_weather', rawArguments: bracketsOnly },
+    ]);
+  });
+
   it('stay incomplete, streamed', async () => {
     runner.enqueue({
       sse: [toolCallChunk(0, { id: 'call_1', name: 'get_weather', arguments: cut }), finishChunk('length')],

@@ -1,4 +1,5 @@
-import type { FinishReason } from '../../core/types.js';
+import type { FinishReason, IncompleteToolCall } from '../../core/types.js';
+import { isCutOffJson } from './repair/is-cut-off-json.js';
 
 /** A wire `finish_reason` → Spine's words; null when the runner gave none. `function_call` is the legacy name. */
 export function mapFinishReason(wire: unknown): FinishReason | null {
@@ -26,10 +27,13 @@ export function mapFinishReason(wire: unknown): FinishReason | null {
  */
 export function resolveFinishReason(
   wire: FinishReason | null,
-  produced: { toolCalls: number; incompleteToolCalls: number },
+  produced: { toolCalls: number; incompleteToolCalls: readonly IncompleteToolCall[] },
 ): FinishReason {
   if (wire === 'length' || wire === 'content_filter') return wire;
   if (produced.toolCalls > 0) return 'tool_calls';
-  if (wire === 'tool_calls' && produced.incompleteToolCalls > 0) return 'length';
+  // Arguments that stop inside a string or after a separator were cut by the token cap; ones that only lack
+  // closing brackets keep `tool_calls` and are left to the lenient repair, which may still refuse them.
+  if (wire === 'tool_calls' && produced.incompleteToolCalls.some((call) => isCutOffJson(call.rawArguments)))
+    return 'length';
   return wire ?? 'unknown';
 }

@@ -26,6 +26,8 @@ interface Draft {
   repairs: Repair[];
   finishReason: FinishReason;
   extracted: boolean;
+  /** Set when a field changed without a repair being recorded. */
+  changed?: boolean;
 }
 
 /**
@@ -48,13 +50,13 @@ export function normalizeModelResponse(
     finishReason: response.finishReason,
     extracted: false,
   };
-  repairStructuredCalls(draft);
+  repairStructuredCalls(draft, hitTokenCap(response, request));
   if (tools.length > 0 && response.toolCalls.length === 0 && response.incompleteToolCalls.length === 0)
     extractTextCalls(draft, tools, request.messages.length);
   coerceBySchema(draft, tools);
   const emitted = options.emittedText;
   const content = emitted === undefined ? draft.content : alignStreamedContent(emitted, draft.content);
-  if (draft.repairs.length === 0 && content === response.content) return response;
+  if (draft.repairs.length === 0 && content === response.content && !draft.changed) return response;
   const normalized: ModelResponse = {
     ...response,
     content,
@@ -68,10 +70,22 @@ export function normalizeModelResponse(
   return normalized;
 }
 
-function repairStructuredCalls(draft: Draft): void {
+function hitTokenCap(response: ModelResponse, request: ModelRequest): boolean {
+  const used = response.usage.completionTokens;
+  return request.maxTokens !== undefined && used !== null && used >= request.maxTokens;
+}
+
+function repairStructuredCalls(draft: Draft, cappedByTokens: boolean): void {
   if (draft.incompleteToolCalls.length === 0) return;
-  const repaired = repairIncompleteCalls(draft.incompleteToolCalls, draft.finishReason);
-  if (repaired.toolCalls.length === 0) return;
+  const repaired = repairIncompleteCalls(draft.incompleteToolCalls, draft.finishReason, cappedByTokens);
+  if (repaired.toolCalls.length === 0) {
+    // A `tool_calls` finish with nothing runnable was a truncation (RUNNER-QUIRKS §16): never run, say `length`.
+    if (draft.finishReason === 'tool_calls') {
+      draft.finishReason = 'length';
+      draft.changed = true;
+    }
+    return;
+  }
   draft.toolCalls.push(...repaired.toolCalls);
   draft.incompleteToolCalls = repaired.incompleteToolCalls;
   draft.repairs.push(...repaired.repairs);

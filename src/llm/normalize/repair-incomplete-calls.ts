@@ -19,6 +19,8 @@ export interface RepairedIncompleteCalls {
 export function repairIncompleteCalls(
   calls: readonly IncompleteToolCall[],
   finishReason: FinishReason,
+  /** The answer used every token it was allowed: missing brackets then mean a cut, not a slip. */
+  hitTokenCap = false,
 ): RepairedIncompleteCalls {
   const result: RepairedIncompleteCalls = { toolCalls: [], incompleteToolCalls: [], repairs: [] };
   calls.forEach((incomplete, position) => {
@@ -29,7 +31,8 @@ export function repairIncompleteCalls(
     };
     const repaired = repairToolCall(wire, position);
     const cutOff =
-      finishReason === 'length' && repaired.repairs.some((repair) => repair.kind === 'truncated-json');
+      (finishReason === 'length' || hitTokenCap) &&
+      repaired.repairs.some((repair) => repair.kind === 'truncated-json');
     if (repaired.call === undefined || repaired.repairs.length === 0 || cutOff) {
       result.incompleteToolCalls.push(incomplete);
       return;

@@ -63,7 +63,8 @@ export function createMountTable(
     throw new SpineError({ code: 'CONFIG_INVALID', message: 'fsTools needs at least one mount' });
   for (const path of hide) {
     const parsed = parseMountPath(path, [...table.keys()]);
-    (table.get(parsed.mount)?.hidden as string[]).push(parsed.segments.join('/'));
+    const mount = table.get(parsed.mount);
+    if (mount) (mount.hidden as string[]).push(parsed.segments.join('/'));
   }
   return table;
 }

@@ -30,7 +30,7 @@ export function assembleOllamaResponse(parts: OllamaResponseParts): ModelRespons
   // Ollama says `stop` after tool calls; the calls decide (RUNNER-QUIRKS §14).
   const finishReason = resolveFinishReason(wireFinish, {
     toolCalls: calls.toolCalls.length,
-    incompleteToolCalls: calls.incompleteToolCalls.length,
+    incompleteToolCalls: calls.incompleteToolCalls,
   });
   const content = parts.splitter.text;
   const reasoning = parts.thinking + parts.splitter.reasoning;

@@ -26,7 +26,7 @@ export function assembleChatResponse(parts: ChatResponseParts): ModelResponse {
   const calls = normalizeToolCalls(parts.rawCalls, wireFinish ?? 'unknown');
   const finishReason = resolveFinishReason(wireFinish, {
     toolCalls: calls.toolCalls.length,
-    incompleteToolCalls: calls.incompleteToolCalls.length,
+    incompleteToolCalls: calls.incompleteToolCalls,
   });
   const content = parts.splitter.text;
   const reasoning = parts.fieldReasoning + parts.splitter.reasoning;

@@ -75,6 +75,14 @@ export class ChatStreamDecoder {
         details: { receivedContent: this.emittedContent },
       });
     }
+    if (this.raw === null) {
+      // `[DONE]` and nothing before it: the runner produced no answer at all (RUNNER-QUIRKS §22, §57).
+      throw new SpineError({
+        code: 'LLM_BAD_RESPONSE',
+        message: 'the stream ended without a single chunk',
+        retryable: true,
+      });
+    }
     this.pushSplit(this.splitter.flush(), events);
     const response = assembleChatResponse({
       splitter: this.splitter,

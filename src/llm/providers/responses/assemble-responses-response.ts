@@ -34,7 +34,7 @@ export function assembleResponsesResponse(parts: ResponsesResponseParts): ModelR
   });
   const finishReason = resolveFinishReason(wireFinish, {
     toolCalls: calls.toolCalls.length,
-    incompleteToolCalls: calls.incompleteToolCalls.length,
+    incompleteToolCalls: calls.incompleteToolCalls,
   });
   const message: AssistantMessage = {
     role: 'assistant',
