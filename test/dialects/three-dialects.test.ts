@@ -4,17 +4,8 @@ import type { ModelRequest, ModelResponse, StreamEvent } from '../../src/core/ty
 import { createLlmClient } from '../../src/llm/llm-client.js';
 import { createModelClient } from '../../src/llm/model-client.js';
 import { collectEvents, createTestClient } from '../client/client-test-kit.js';
-import { completion } from '../support/chat-wire.js';
-import { type FakeRunner, type ScriptedResponse, startFakeRunner } from '../support/fake-runner.js';
-import { ollamaAnswer, ollamaDone, ollamaLine, ollamaToolCallLine } from '../support/ollama-wire.js';
-import {
-  completedEvent,
-  functionCallEvents,
-  outputItems,
-  outputTextDelta,
-  reasoningDelta,
-  responsesObject,
-} from '../support/responses-wire.js';
+import { type FakeRunner, startFakeRunner } from '../support/fake-runner.js';
+import { answer, chatAnswer, ollamaNativeAnswer, responsesAnswer } from './same-answer.js';
 
 // One answer — reasoning, a sentence, one tool call — spoken in each dialect, normalized to one ModelResponse.
 
@@ -37,98 +28,6 @@ const question: ModelRequest = {
   messages: [{ role: 'user', content: 'Weather in Oslo?' }],
   tools: [weatherTool],
 };
-const answer = {
-  reasoning: 'Need the tool.',
-  text: 'Checking.',
-  call: { id: 'call_oslo', name: 'get_weather', arguments: '{"city":"Oslo"}' },
-};
-
-/** LM Studio style: reasoning in its own `reasoning` field, usage in a last chunk. */
-function chatAnswer(streamed: boolean): ScriptedResponse {
-  const base = { id: 'chatcmpl-1', model: 'qwen3' };
-  const toolCall = {
-    id: answer.call.id,
-    type: 'function',
-    function: { name: answer.call.name, arguments: answer.call.arguments },
-  };
-  if (!streamed) {
-    const body = completion(answer.text, { toolCalls: [toolCall] }) as {
-      choices: Array<{ message: object }>;
-    };
-    const message = { ...body.choices[0]?.message, reasoning: answer.reasoning };
-    return {
-      body: {
-        ...body,
-        model: 'qwen3',
-        choices: [{ index: 0, message, finish_reason: 'tool_calls' }],
-        usage: { prompt_tokens: 12, completion_tokens: 7, total_tokens: 19 },
-      },
-    };
-  }
-  const chunk = (delta: object, finish: string | null = null) => ({
-    ...base,
-    choices: [{ index: 0, delta, finish_reason: finish }],
-  });
-  return {
-    sse: [
-      chunk({ role: 'assistant', reasoning: 'Need ' }),
-      chunk({ reasoning: 'the tool.' }),
-      chunk({ content: answer.text }),
-      chunk({
-        tool_calls: [{ index: 0, ...toolCall, function: { name: answer.call.name, arguments: '{"city":' } }],
-      }),
-      chunk({ tool_calls: [{ index: 0, function: { arguments: '"Oslo"}' } }] }),
-      chunk({}, 'tool_calls'),
-      { ...base, choices: [], usage: { prompt_tokens: 12, completion_tokens: 7, total_tokens: 19 } },
-    ],
-  };
-}
-
-function responsesAnswer(streamed: boolean): ScriptedResponse {
-  const items = outputItems({
-    reasoning: answer.reasoning,
-    text: answer.text,
-    calls: [{ callId: answer.call.id, name: answer.call.name, arguments: answer.call.arguments }],
-  });
-  if (!streamed) return { body: responsesObject(items) };
-  return {
-    sse: [
-      reasoningDelta('Need '),
-      reasoningDelta('the tool.'),
-      outputTextDelta(answer.text),
-      ...functionCallEvents(
-        { callId: answer.call.id, name: answer.call.name, argumentPieces: ['{"city":', '"Oslo"}'] },
-        2,
-      ),
-      completedEvent(responsesObject(items)),
-    ],
-    omitDone: true,
-  };
-}
-
-/** Newer Ollama sends call ids; arguments are an object either way. */
-function ollamaNativeAnswer(streamed: boolean): ScriptedResponse {
-  const call = { id: answer.call.id, name: answer.call.name, arguments: { city: 'Oslo' } };
-  if (!streamed) {
-    return {
-      body: ollamaAnswer({
-        content: answer.text,
-        thinking: answer.reasoning,
-        tool_calls: [{ id: call.id, function: { name: call.name, arguments: call.arguments } }],
-      }),
-    };
-  }
-  return {
-    ndjson: [
-      ollamaLine({ thinking: 'Need ' }),
-      ollamaLine({ thinking: 'the tool.' }),
-      ollamaLine({ content: answer.text }),
-      ollamaToolCallLine([call]),
-      ollamaDone(),
-    ],
-  };
-}
-
 /** What must not differ between dialects: everything but the raw wire object and the runner's timings. */
 function normalized(response: ModelResponse) {
   const { raw: _raw, usage, ...rest } = response;
