@@ -219,13 +219,21 @@ describe('races: a symlink swapped in between check and use', () => {
       writeFileSync(join(project, 'swap'), 'innocent\n');
       symlinkSync(join(outside, 'secret.txt'), join(project, '.hold-link'));
     }
+    // A small state machine rather than a fixed rename sequence: a write may create `swap` anew in the gap
+    // while the real one is put away, and a fixed sequence would then stall for the rest of the test.
     const script = `
-      const { renameSync } = require('node:fs'); const { join } = require('node:path');
+      const { lstatSync, renameSync, rmSync } = require('node:fs'); const { join } = require('node:path');
       const dir = process.argv[1]; const at = (name) => join(dir, name);
+      const kind = (name) => { try { return lstatSync(at(name)).isSymbolicLink() ? 'link' : 'real'; } catch { return 'none'; } };
       process.stdout.write('ready\\n');
       for (;;) {
-        try { renameSync(at('swap'), at('.hold-real')); renameSync(at('.hold-link'), at('swap'));
-              renameSync(at('swap'), at('.hold-link')); renameSync(at('.hold-real'), at('swap')); } catch {}
+        try {
+          const now = kind('swap');
+          if (now === 'link') renameSync(at('swap'), at('.hold-link'));
+          else if (now === 'none') renameSync(at(kind('.hold-real') === 'real' ? '.hold-real' : '.hold-link'), at('swap'));
+          else if (kind('.hold-real') === 'real') rmSync(at('swap'), { recursive: true, force: true });
+          else { renameSync(at('swap'), at('.hold-real')); renameSync(at('.hold-link'), at('swap')); }
+        } catch {}
       }`;
     const child = spawn(process.execPath, ['-e', script, project], { stdio: ['ignore', 'pipe', 'inherit'] });
     const ready = new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
