@@ -218,6 +218,9 @@ describe('createLlmClient', () => {
       latency_ms: 250,
       'usage.prompt_tokens': 10,
       'usage.completion_tokens': 5,
+      'gen_ai.request.model': 'small',
+      'gen_ai.usage.input_tokens': 10,
+      'gen_ai.usage.output_tokens': 5,
     });
     expect(span.attributes).not.toHaveProperty('error_type');
     expect(models.requests[0]?.request).not.toHaveProperty('traceContext');
@@ -232,6 +235,7 @@ describe('createLlmClient', () => {
     expect(await codeOf(llm.respond({ role: 'coding', messages }))).toBe('LLM_TIMEOUT');
     const span = tracer.spans[0] as RecordingSpan;
     expect(span.attributes.error_type).toBe('LLM_TIMEOUT');
+    expect(span.attributes['error.type']).toBe('LLM_TIMEOUT');
     expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: 'too slow' });
     expect(span.exceptions).toHaveLength(1);
   });

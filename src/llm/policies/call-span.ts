@@ -21,7 +21,8 @@ export interface CallSpan {
 
 /**
  * One span per model call (spec 001 §6) with the attributes role, model_id, endpoint, latency_ms,
- * usage.prompt_tokens, usage.completion_tokens and, on failure, error_type and an error status.
+ * usage.prompt_tokens, usage.completion_tokens and, on failure, error_type and an error status. The same facts
+ * are also set under OpenTelemetry's GenAI semantic conventions (`gen_ai.*`), which tracing backends chart.
  */
 export function startCallSpan(tracer: Tracer, clock: Clock, info: CallSpanInfo): CallSpan {
   const startedAt = clock.now();
@@ -35,6 +36,9 @@ export function startCallSpan(tracer: Tracer, clock: Clock, info: CallSpanInfo):
         endpoint: info.endpoint,
         provider: info.provider,
         api_type: info.apiType,
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.system': info.provider,
+        'gen_ai.request.model': info.modelId,
       },
     },
     info.parentContext,
@@ -50,15 +54,21 @@ export function startCallSpan(tracer: Tracer, clock: Clock, info: CallSpanInfo):
   return {
     succeed: (usage) =>
       end((active) => {
-        if (usage?.promptTokens != null) active.setAttribute('usage.prompt_tokens', usage.promptTokens);
-        if (usage?.completionTokens != null)
+        if (usage?.promptTokens != null) {
+          active.setAttribute('usage.prompt_tokens', usage.promptTokens);
+          active.setAttribute('gen_ai.usage.input_tokens', usage.promptTokens);
+        }
+        if (usage?.completionTokens != null) {
           active.setAttribute('usage.completion_tokens', usage.completionTokens);
+          active.setAttribute('gen_ai.usage.output_tokens', usage.completionTokens);
+        }
         active.setStatus({ code: SpanStatusCode.OK });
       }),
     fail: (error) =>
       end((active) => {
         const errorType = SpineError.is(error) ? error.code : error instanceof Error ? error.name : 'unknown';
         active.setAttribute('error_type', errorType);
+        active.setAttribute('error.type', errorType);
         if (error instanceof Error) active.recordException(error);
         active.setStatus({
           code: SpanStatusCode.ERROR,
