@@ -207,62 +207,60 @@ describe('special files, read-only mounts and protected paths', () => {
   });
 });
 
-describe('races: a symlink swapped in between check and use', () => {
-  // The swapper is a separate process renaming a real folder/file and a symlink to the outside in turn.
+describe('races: a second process swapping a symlink in and out while the tools run', () => {
+  // The exact check-then-use windows are hit on purpose in escape-race-window.test.ts; this is the stress
+  // version, a real second process racing the tools. Whether it lands in a window on a given run is luck, so
+  // it asserts only what must hold on every run: nothing outside the sandbox is read or written.
   function startSwapper(kind: 'folder' | 'file') {
     const { project, outside } = sandbox;
+    const target = kind === 'folder' ? outside : join(outside, 'secret.txt');
     if (kind === 'folder') {
       mkdirSync(join(project, 'swap'));
       writeFileSync(join(project, 'swap', 'secret.txt'), 'innocent\n');
-      symlinkSync(outside, join(project, '.hold-link'));
     } else {
       writeFileSync(join(project, 'swap'), 'innocent\n');
-      symlinkSync(join(outside, 'secret.txt'), join(project, '.hold-link'));
     }
-    // A small state machine rather than a fixed rename sequence: a write may create `swap` anew in the gap
-    // while the real one is put away, and a fixed sequence would then stall for the rest of the test.
+    // A state machine rather than a fixed rename sequence: a write may create `swap` anew while the real one
+    // is put away, or rename its temporary file over the swapped-in symlink (which replaces the link, not its
+    // target), so the link is made again whenever it is gone and the swapping never stalls.
     const script = `
-      const { lstatSync, renameSync, rmSync } = require('node:fs'); const { join } = require('node:path');
-      const dir = process.argv[1]; const at = (name) => join(dir, name);
+      const { lstatSync, renameSync, rmSync, symlinkSync } = require('node:fs'); const { join } = require('node:path');
+      const [dir, target] = process.argv.slice(1); const at = (name) => join(dir, name);
       const kind = (name) => { try { return lstatSync(at(name)).isSymbolicLink() ? 'link' : 'real'; } catch { return 'none'; } };
       process.stdout.write('ready\\n');
       for (;;) {
         try {
           const now = kind('swap');
-          if (now === 'link') renameSync(at('swap'), at('.hold-link'));
+          if (now !== 'link' && kind('.hold-link') === 'none') symlinkSync(target, at('.hold-link'));
+          else if (now === 'link') renameSync(at('swap'), at('.hold-link'));
           else if (now === 'none') renameSync(at(kind('.hold-real') === 'real' ? '.hold-real' : '.hold-link'), at('swap'));
           else if (kind('.hold-real') === 'real') rmSync(at('swap'), { recursive: true, force: true });
           else { renameSync(at('swap'), at('.hold-real')); renameSync(at('.hold-link'), at('swap')); }
         } catch {}
       }`;
-    const child = spawn(process.execPath, ['-e', script, project], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['-e', script, project, target], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const ready = new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
     return { ready, stop: () => child.kill('SIGKILL') };
   }
 
-  // At least `rounds` rounds, and on until the swapper has been caught at least once: on a loaded machine the
-  // swapper process may not be scheduled for a while, and a run that never met a symlink proves nothing.
   async function hammer(calls: () => Promise<Record<string, unknown>>[], rounds: number) {
-    const codes = new Set<string>();
-    const maxRounds = rounds * 20;
-    for (let round = 0; round < maxRounds; round += 1) {
-      if (round >= rounds && codes.has('E_SANDBOX_VIOLATION')) break;
+    for (let round = 0; round < rounds; round += 1) {
       for (const result of await Promise.all(calls())) {
         results.push(result);
         expect(JSON.stringify(result)).not.toContain(secretText);
-        codes.add(result.ok ? 'ok' : (result.error as { code: string }).code);
+        const code = result.ok ? 'ok' : (result.error as { code: string }).code;
+        expect(['ok', 'ENOENT', 'E_SANDBOX_VIOLATION', 'E_PRECONDITION_FAILED']).toContain(code);
       }
     }
-    for (const code of codes)
-      expect(['ok', 'ENOENT', 'E_SANDBOX_VIOLATION', 'E_PRECONDITION_FAILED']).toContain(code);
-    return codes;
   }
 
   test('a folder swapped with a symlink to the outside: reads, lists, searches and writes never escape', async () => {
     const swapper = startSwapper('folder');
     await swapper.ready;
     try {
-      const codes = await hammer(
+      await hammer(
         () => [
           sandbox.call('fs.read', { path: '@project/swap/secret.txt' }),
           sandbox.call('fs.list', { path: '@project/swap' }),
@@ -272,7 +270,6 @@ describe('races: a symlink swapped in between check and use', () => {
         ],
         150,
       );
-      expect(codes.has('E_SANDBOX_VIOLATION')).toBe(true);
     } finally {
       swapper.stop();
     }
@@ -282,7 +279,7 @@ describe('races: a symlink swapped in between check and use', () => {
     const swapper = startSwapper('file');
     await swapper.ready;
     try {
-      const codes = await hammer(
+      await hammer(
         () => [
           sandbox.call('fs.read', { path: '@project/swap' }),
           sandbox.call('fs.write', { path: '@project/swap', content: 'replaced inside\n' }),
@@ -295,7 +292,6 @@ describe('races: a symlink swapped in between check and use', () => {
         ],
         200,
       );
-      expect(codes.has('E_SANDBOX_VIOLATION')).toBe(true);
     } finally {
       swapper.stop();
     }
