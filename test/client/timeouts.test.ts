@@ -47,14 +47,16 @@ describe('timeouts', () => {
   });
 
   it('idle: comments and keep-alives count as liveness', async () => {
-    const keepAlives = Array.from({ length: 5 }, () => ': keep-alive\n\n');
+    // The stream lasts longer than the idle timeout, but no gap comes near it: generous margins, so a loaded
+    // machine that delays a chunk by hundreds of milliseconds still passes.
+    const keepAlives = Array.from({ length: 6 }, () => ': keep-alive\n\n');
     runner.enqueue({
       sse: [...keepAlives, ...textStream(['alive'])],
       chunkSize: 'event',
-      delayMsBetweenChunks: 30,
+      delayMsBetweenChunks: 150,
     });
     const { events, error } = await drainStream(
-      createTestClient(runner, { idleTimeoutMs: 100 }).stream(hello),
+      createTestClient(runner, { idleTimeoutMs: 800 }).stream(hello),
     );
     expect(error).toBeUndefined();
     expect(textOf(events)).toBe('alive');
