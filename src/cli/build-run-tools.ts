@@ -1,10 +1,12 @@
 import { join, resolve } from 'node:path';
+import { turnRecordsFileName } from '../engine/turn-records.js';
 import { createAuditLog } from '../tools/audit-log.js';
 import type { ToolDefinition } from '../tools/define-tool.js';
 import { fsTools } from '../tools/fs/fs-tools.js';
 import { createToolHost, type ToolHost } from '../tools/tool-host.js';
 import { composeSystemPrompt } from './compose-system-prompt.js';
 import { auditLogFileName } from './run-folder.js';
+import { conversationFileName } from './saved-conversation.js';
 
 export interface RunToolsOptions {
   /** The folder mounted as `@project`. */
@@ -42,6 +44,8 @@ export function buildRunTools(options: RunToolsOptions): RunTools {
     audit: createAuditLog(auditPath),
     // Run records (this run's and earlier ones) are Spine's, not the model's: reach them through @state only.
     hide: ['@project/.spine'],
+    // What Spine writes in the run folder is read-only to the tools, so a model cannot rewrite its own record.
+    readOnlyFiles: [join(options.runDir, turnRecordsFileName), join(options.runDir, conversationFileName)],
   });
   return {
     host: createToolHost([fileTools, options.extraTools]),

@@ -12,6 +12,8 @@ export interface RunEngineOptions {
   onEvent: EngineEventListener;
   /** `ask` ends a run at the first answer without tool calls; `chat` waits for the user instead. */
   completeOnAnswer: boolean;
+  /** An earlier run to carry on in its own folder (`spine ask --continue`); a new run when absent. */
+  existingRun?: { runId: string; runDir: string };
 }
 
 /** One run of the CLI: its id, its folder, its tools and the engine that drives it. */
@@ -25,8 +27,8 @@ export interface RunEngine {
 /** Sets up a fresh run: a new id and folder (turn records, audit log, `@state`), tools, and an engine. */
 export function createRunEngine(options: RunEngineOptions): RunEngine {
   const { settings } = options;
-  const runId = newRunId();
-  const runDir = resolveRunDir({ ...settings, runId });
+  const runId = options.existingRun?.runId ?? newRunId();
+  const runDir = options.existingRun?.runDir ?? resolveRunDir({ ...settings, runId });
   if (settings.runDir === undefined) prepareSpineFolder(settings.project);
   const tools = buildRunTools({ ...settings, runDir });
   const engine = createEngine({

@@ -38,6 +38,29 @@ export async function listRunIds(project: string): Promise<string[]> {
     .sort();
 }
 
+/**
+ * The run folder `RUN` means: a path to a run folder, else a run id under `<project>/.spine/runs`. Throws
+ * `ENOENT` naming every place it looked.
+ */
+export async function locateRunFolder(
+  run: string,
+  options: { project: string; cwd: string },
+): Promise<string> {
+  const asPath = resolve(options.cwd, run);
+  if ((await kindOf(asPath)) === 'folder') return asPath;
+  const looked = [asPath];
+  if (!/[\\/]/.test(run) && run !== '.' && run !== '..') {
+    const runDir = join(runsFolder(options.project), run);
+    if ((await kindOf(runDir)) === 'folder') return runDir;
+    looked.push(runDir);
+  }
+  throw new SpineError({
+    code: 'ENOENT',
+    message: `no run "${run}" (looked at ${looked.join(' and ')})`,
+    details: { looked },
+  });
+}
+
 async function kindOf(path: string): Promise<'file' | 'folder' | undefined> {
   const found = await stat(path).catch(() => undefined);
   if (found === undefined) return undefined;

@@ -6,10 +6,15 @@ import { registerChatCommand } from './commands/chat.js';
 import { registerCompleteCommand } from './commands/complete.js';
 import { registerDoctorCommand } from './commands/doctor.js';
 import { registerModelsCommand } from './commands/models.js';
+import { exitQuietlyOnClosedOutput } from './exit-on-closed-output.js';
+import { readPackageVersion } from './package-version.js';
+
+exitQuietlyOnClosedOutput();
 
 const program = new Command()
   .name('spine')
   .description('Local-first LLM client and tool-calling agent runtime')
+  .version(readPackageVersion(), '-V, --version', 'print the version')
   .showHelpAfterError()
   .configureOutput({ outputError: (text, write) => write(text) });
 

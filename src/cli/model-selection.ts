@@ -48,12 +48,14 @@ export async function selectModel(
 
   const endpoint = resolveEndpoint(flags, env);
   const timeoutMs = parseCount(flags.timeout, '--timeout');
+  const firstByteTimeoutMs = parseCount(flags.firstByteTimeout, '--first-byte-timeout');
   const idleTimeoutMs = parseCount(flags.idleTimeout, '--idle-timeout');
   const maxRetries = parseCount(flags.maxRetries, '--max-retries');
   const client = createModelClient({
     ...endpoint,
     ...(apiType !== undefined ? { apiType } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(firstByteTimeoutMs !== undefined ? { firstByteTimeoutMs } : {}),
     ...(idleTimeoutMs !== undefined ? { idleTimeoutMs } : {}),
     ...(maxRetries !== undefined ? { maxRetries } : {}),
     onRetry,

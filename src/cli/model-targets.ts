@@ -56,7 +56,7 @@ function targetFromFlags(
   onRetry: (info: RetryInfo) => void,
   env: NodeJS.ProcessEnv,
 ): ModelTarget {
-  const endpoint = resolveEndpoint(flags, env);
+  const endpoint = resolveEndpoint(flags, env, { modelRequired: false });
   const provider = parseProvider(endpoint.provider);
   const preset = resolvePreset(provider, { model: endpoint.model });
   const apiType = parseApiType(flags.apiType) ?? preset.defaultApiType;

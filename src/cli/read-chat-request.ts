@@ -45,14 +45,60 @@ export async function readChatRequestFile(source: string): Promise<Record<string
   return body as Record<string, unknown>;
 }
 
+/**
+ * The prompt piped in (`echo hi | spine complete`), or undefined when standard input is a terminal or empty.
+ * Only read when no PROMPT argument was given, so a caller whose stdin never closes is not kept waiting.
+ */
+export async function readPromptFromStdin(): Promise<string | undefined> {
+  if (process.stdin.isTTY) return undefined;
+  const text = (await readStdin()).replace(/\r?\n$/, '');
+  return text.trim() === '' ? undefined : text;
+}
+
+/** The type each mapped field must have; a request file that gets one wrong is refused, not half-read. */
+const fieldChecks: Array<[field: string, expected: string, ok: (value: unknown) => boolean]> = [
+  ['messages', 'an array of chat messages', (value) => Array.isArray(value) && value.every(isMessage)],
+  ['tools', 'an array of tool definitions', Array.isArray],
+  ['max_tokens', 'a positive integer', (value) => Number.isInteger(value) && (value as number) > 0],
+  ['temperature', 'a number', (value) => typeof value === 'number'],
+  ['model', 'a string', (value) => typeof value === 'string'],
+];
+
+function isMessage(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const role = (value as { role?: unknown }).role;
+  return (
+    role === 'system' || role === 'user' || role === 'assistant' || role === 'tool' || role === 'developer'
+  );
+}
+
+function checkFieldTypes(body: Record<string, unknown>): void {
+  for (const [field, expected, ok] of fieldChecks) {
+    const value = body[field];
+    if (value === undefined || ok(value)) continue;
+    throw new SpineError({
+      code: 'CONFIG_INVALID',
+      message: `request body: "${field}" must be ${expected}, got ${describeValue(value)}`,
+      details: { field },
+    });
+  }
+}
+
+function describeValue(value: unknown): string {
+  if (Array.isArray(value)) return 'an array with an entry that is not one';
+  if (value === null) return 'null';
+  return `a ${typeof value} (${JSON.stringify(value)?.slice(0, 40)})`;
+}
+
 /** An OpenAI chat body (and an optional prompt appended as a user message) → Spine's ModelRequest. */
 export function toModelRequest(body: Record<string, unknown>, prompt: string | undefined): ModelRequest {
+  checkFieldTypes(body);
   const messages = Array.isArray(body.messages) ? [...(body.messages as ChatMessage[])] : [];
   if (prompt !== undefined) messages.push({ role: 'user', content: prompt });
   if (messages.length === 0) {
     throw new SpineError({
       code: 'CONFIG_INVALID',
-      message: 'nothing to send: give a PROMPT or a --request with messages',
+      message: 'nothing to send: give a PROMPT, pipe one in on stdin, or a --request with messages',
     });
   }
   const extraBody = Object.fromEntries(Object.entries(body).filter(([key]) => !mappedFields.has(key)));

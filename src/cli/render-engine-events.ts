@@ -1,5 +1,6 @@
 import type { EngineEvent } from '../engine/engine-events.js';
 import type { TerminalOutput } from './terminal-output.js';
+import type { WaitIndicator } from './wait-indicator.js';
 
 export interface EngineEventRendererOptions {
   /** Where the model's answer goes. */
@@ -7,6 +8,8 @@ export interface EngineEventRendererOptions {
   /** Where tool calls, their results and reasoning go (the same output as `text` in chat). */
   info: TerminalOutput;
   showReasoning: boolean;
+  /** Spins while a model request has been sent and nothing has come back yet. */
+  waiting?: WaitIndicator;
 }
 
 const maxArgumentsChars = 200;
@@ -30,7 +33,11 @@ export class EngineEventRenderer {
   }
 
   readonly render = (event: EngineEvent): void => {
-    const { text, info } = this.#options;
+    const { text, info, waiting } = this.#options;
+    // Only from the start of a line: the spinner redraws its line, which must not be half an answer.
+    if (event.type === 'model-request' && text.atLineStart && info.atLineStart)
+      waiting?.start('waiting for the model');
+    else waiting?.stop();
     switch (event.type) {
       case 'turn-start':
         this.#turnText = '';

@@ -19,7 +19,8 @@ export interface RunSettings {
 }
 
 export async function readRunSettings(flags: RunFlags, cwd: string = process.cwd()): Promise<RunSettings> {
-  const maxTurns = parseCount(flags.maxTurns, '--max-turns');
+  // Zero turns would end every run before the model is asked anything.
+  const maxTurns = parseCount(flags.maxTurns, '--max-turns', 1);
   const project = resolve(cwd, flags.project ?? '.');
   await mustBeFolder(project, flags.project ?? '.');
   const extraTools = flags.toolsModule ? await loadToolsModule(flags.toolsModule, cwd) : [];

@@ -12,10 +12,13 @@ const dimOff = '\u001b[22m';
 /** A stream that remembers whether it is at the start of a line, so output never runs on into a prompt. */
 export class TerminalOutput {
   readonly #stream: OutputStream;
+  readonly #styled: boolean;
   #atLineStart = true;
 
-  constructor(stream: OutputStream) {
+  constructor(stream: OutputStream, env: NodeJS.ProcessEnv = process.env) {
     this.#stream = stream;
+    // https://no-color.org: a non-empty NO_COLOR turns every escape code off, even on a terminal.
+    this.#styled = Boolean(stream.isTTY) && !env.NO_COLOR;
   }
 
   get stream(): OutputStream {
@@ -32,10 +35,10 @@ export class TerminalOutput {
     this.#atLineStart = text.endsWith('\n');
   }
 
-  /** Faint text on a terminal; plain text when the stream is a pipe or a file (no escape codes in logs). */
+  /** Faint text on a terminal; plain text in a pipe or a file (no escape codes in logs) or under NO_COLOR. */
   writeDim(text: string): void {
     if (text === '') return;
-    if (!this.#stream.isTTY) {
+    if (!this.#styled) {
       this.write(text);
       return;
     }

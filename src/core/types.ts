@@ -57,7 +57,11 @@ export interface ModelRequest {
   /** Extra body fields passed through to the runner as they are (e.g. `seed`, `top_p`). */
   extraBody?: Record<string, unknown>;
   signal?: AbortSignal;
+  /** The whole call, retries included (ms; 0: no limit). */
   timeoutMs?: number;
+  /** Each attempt's wait for the response headers (ms; 0: no limit). */
+  firstByteTimeoutMs?: number;
+  /** Longest silence between chunks once headers arrived (ms; 0: no limit). */
   idleTimeoutMs?: number;
   /** Called before each retry; the same information is also a `retry` stream event. */
   onRetry?: (info: RetryInfo) => void;

@@ -49,7 +49,7 @@ export interface EngineOptions {
   systemPrompt?: string;
   requestDefaults?: { maxTokens?: number; temperature?: number; toolChoice?: ToolChoice } & Pick<
     ModelRequest,
-    'model' | 'extraBody' | 'timeoutMs' | 'idleTimeoutMs'
+    'model' | 'extraBody' | 'timeoutMs' | 'firstByteTimeoutMs' | 'idleTimeoutMs'
   >;
   /** Decides Completed versus WaitingUser when the model answers without tool calls (default: never complete). */
   isComplete?: (state: CompletionState) => boolean;

@@ -1,6 +1,7 @@
 import type { Clock } from '../core/deps.js';
 import { SpineError } from '../core/spine-error.js';
 import type { ModelRequest, ModelResponse, StreamEvent } from '../core/types.js';
+import { explainHttpFailure } from './errors/explain-failure.js';
 import type { HttpResponse, HttpTransport } from './http/http-transport.js';
 import { normalizeModelResponse } from './normalize/normalize-model-response.js';
 import { ResponseStreamNormalizer } from './normalize/response-stream-normalizer.js';
@@ -11,14 +12,17 @@ import type {
   StreamDecoder,
 } from './providers/provider-adapter.js';
 import { attachRetryHints } from './resilience/attach-retry-hints.js';
-import { AttemptDeadline } from './resilience/attempt-deadline.js';
+import { AttemptDeadline, type CallDeadline } from './resilience/attempt-deadline.js';
 
 export interface AttemptContext {
   adapter: ProviderAdapter;
   endpoint: EndpointSettings;
   transport: HttpTransport;
   clock: Clock;
+  /** The whole call, retries included; 0 disables. */
   timeoutMs: number;
+  /** Each attempt's wait for response headers; 0 disables. */
+  firstByteTimeoutMs: number;
   idleTimeoutMs: number;
 }
 
@@ -45,12 +49,14 @@ export class ModelCallAttempt {
     private readonly context: AttemptContext,
     private readonly request: ModelRequest,
     private readonly streamed: boolean,
+    callDeadline: CallDeadline | undefined,
   ) {
     this.deadline = new AttemptDeadline({
       clock: context.clock,
-      timeoutMs: request.timeoutMs ?? context.timeoutMs,
+      ...(callDeadline !== undefined ? { callDeadline } : {}),
+      firstByteTimeoutMs: request.firstByteTimeoutMs ?? context.firstByteTimeoutMs,
       idleTimeoutMs: request.idleTimeoutMs ?? context.idleTimeoutMs,
-      signal: request.signal,
+      ...(request.signal !== undefined ? { signal: request.signal } : {}),
     });
   }
 
@@ -71,7 +77,8 @@ export class ModelCallAttempt {
     this.decoderContext = { startedAt, now: () => clock.now(), request: this.request };
     if (response.status < 200 || response.status > 299) {
       const bodyText = await this.readText(maxErrorBodyBytes);
-      throw attachRetryHints(adapter.classifyHttpError(response.status, bodyText), response, clock.now());
+      const failure = explainHttpFailure(adapter.classifyHttpError(response.status, bodyText), spec.url);
+      throw attachRetryHints(failure, response, clock.now());
     }
     if (this.streamed && !isJson(response.headers['content-type'])) {
       this.decoder = adapter.createStreamDecoder(this.decoderContext);

@@ -6,6 +6,7 @@ import type { ApiType, ProviderName, ProviderPreset, ProviderQuirks } from './pr
 import type { EndpointSettings } from './providers/provider-adapter.js';
 import { parseProviderName } from './providers/resolve-endpoint-preset.js';
 import { selectProviderAdapter } from './providers/select-provider-adapter.js';
+import { defaultTimeouts } from './resilience/default-timeouts.js';
 import { defaultRetryOptions, type RetryOptions } from './resilience/retry-policy.js';
 import { collectResponse, type ModelCallContext, runModelCall } from './run-model-call.js';
 import { withToolCallReask } from './tool-call-reask.js';
@@ -34,9 +35,11 @@ export interface ModelClientOptions {
   apiKey?: string;
   /** Sent with every request; they win over Spine's own headers. */
   headers?: Record<string, string>;
-  /** Deadline for each attempt, from sending to the last byte (default 60 s; 0 disables). */
+  /** The whole call, from sending to the last byte, retries and their waits included (default 10 min; 0 disables). */
   timeoutMs?: number;
-  /** Longest silence between body chunks (default 30 s; 0 disables). */
+  /** Each attempt's wait for the response headers (default 60 s; 0 disables). Not retried when it fires. */
+  firstByteTimeoutMs?: number;
+  /** Longest silence between body chunks once headers arrived (default 30 s; 0 disables). */
   idleTimeoutMs?: number;
   /** Retries after the first attempt (default 2). Wins over `retry.maxRetries`. */
   maxRetries?: number;
@@ -77,8 +80,9 @@ export function createModelClient(
     transport: options.fetch ? createFetchTransport(options.fetch) : createUndiciTransport(),
     clock: deps.clock ?? systemClock,
     random: deps.random ?? Math.random,
-    timeoutMs: options.timeoutMs ?? 60_000,
-    idleTimeoutMs: options.idleTimeoutMs ?? 30_000,
+    timeoutMs: options.timeoutMs ?? defaultTimeouts.timeoutMs,
+    firstByteTimeoutMs: options.firstByteTimeoutMs ?? defaultTimeouts.firstByteTimeoutMs,
+    idleTimeoutMs: options.idleTimeoutMs ?? defaultTimeouts.idleTimeoutMs,
     retry: { ...defaultRetryOptions, ...options.retry, maxRetries: resolveMaxRetries(options) },
     onRetry: options.onRetry,
   };

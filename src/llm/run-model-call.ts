@@ -2,7 +2,7 @@ import type { Clock } from '../core/deps.js';
 import { SpineError } from '../core/spine-error.js';
 import type { ModelRequest, ModelResponse, RetryInfo, StreamEvent } from '../core/types.js';
 import { type AttemptContext, ModelCallAttempt } from './model-call-attempt.js';
-import { createAbortedError } from './resilience/attempt-deadline.js';
+import { type CallDeadline, createAbortedError } from './resilience/attempt-deadline.js';
 import { decideRetry, type RetryDecision, type RetryOptions } from './resilience/retry-policy.js';
 
 export interface ModelCallContext extends AttemptContext {
@@ -29,8 +29,9 @@ export async function* runModelCall(
   request: ModelRequest,
   streamed: boolean,
 ): AsyncGenerator<StreamEvent> {
+  const callDeadline = startCallDeadline(context, request);
   for (let retriesDone = 0; ; retriesDone++) {
-    const attempt = new ModelCallAttempt(context, request, streamed);
+    const attempt = new ModelCallAttempt(context, request, streamed, callDeadline);
     let contentEmitted = false;
     try {
       await attempt.open();
@@ -49,7 +50,8 @@ export async function* runModelCall(
         options: context.retry,
         random: context.random,
       });
-      if (!decision) throw failure;
+      // A retry that could not even start before the call's end is not made: the failure as it is says more.
+      if (!decision || !hasTimeFor(context.clock, callDeadline, decision.delayMs)) throw failure;
       attempt.close();
       yield* announceRetry(context, request, toRetryInfo(retriesDone, decision, failure));
       await sleepBeforeRetry(context.clock, decision.delayMs, request.signal);
@@ -57,6 +59,16 @@ export async function* runModelCall(
       attempt.close();
     }
   }
+}
+
+/** `timeoutMs` bounds the whole call, every attempt and every wait between them (0: no limit). */
+function startCallDeadline(context: ModelCallContext, request: ModelRequest): CallDeadline | undefined {
+  const timeoutMs = request.timeoutMs ?? context.timeoutMs;
+  return timeoutMs > 0 ? { at: context.clock.now() + timeoutMs, timeoutMs } : undefined;
+}
+
+function hasTimeFor(clock: Clock, deadline: CallDeadline | undefined, delayMs: number): boolean {
+  return deadline === undefined || clock.now() + delayMs < deadline.at;
 }
 
 function toRetryInfo(retriesDone: number, decision: RetryDecision, failure: SpineError): RetryInfo {

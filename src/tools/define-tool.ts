@@ -38,10 +38,25 @@ export interface ToolDefinition<Args = Record<string, unknown>> {
   timeoutMs?: number;
 }
 
-/** Declares a tool. Identity at run time; it gives `execute` typed arguments. */
+/** What a zod schema parses to, read from its type alone (zod 4 keeps it at `_zod.output`). */
+export type InferZodOutput<Schema> = Schema extends { _zod: { output: infer Output } }
+  ? Output
+  : Record<string, unknown>;
+
+/**
+ * Declares a tool. Identity at run time; it gives `execute` typed arguments: inferred from a zod schema, or
+ * given as the type parameter for a JSON Schema (`defineTool<{ city: string }>({ … })`).
+ * @example
+ * defineTool({ name: 'weather', description: '…', parameters: z.object({ city: z.string() }),
+ *   execute: ({ city }) => lookUp(city) }); // city: string
+ */
+export function defineTool<Schema extends ZodLikeSchema>(
+  definition: ToolDefinition<InferZodOutput<Schema>> & { parameters: Schema },
+): ToolDefinition<InferZodOutput<Schema>>;
 export function defineTool<Args = Record<string, unknown>>(
   definition: ToolDefinition<Args>,
-): ToolDefinition<Args> {
+): ToolDefinition<Args>;
+export function defineTool(definition: ToolDefinition<unknown>): ToolDefinition<unknown> {
   return definition;
 }
 

@@ -166,7 +166,9 @@ describe('spine ask', () => {
     runner.enqueue({ status: 401, body: { error: { message: 'bad key', type: 'invalid_request_error' } } });
     const run = await runCli(['ask', 'Hi', ...endpoint(), '--json'], { cwd: project });
     expect(run.code).toBe(1);
-    expect(run.stderr.trim()).toMatch(/^LLM_AUTH_FAILED: .*bad key$/);
+    expect(run.stderr.trim()).toMatch(
+      /^LLM_AUTH_FAILED: HTTP 401 from POST http:\/\/127.0.0.1:\d+\/v1\/chat\/completions: bad key \(check the API key: --api-key.*\)$/,
+    );
     expect(JSON.parse(run.stdout)).toMatchObject({ phase: 'Failed', error: { code: 'LLM_AUTH_FAILED' } });
   });
 

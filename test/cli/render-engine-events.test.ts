@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeArguments, EngineEventRenderer } from '../../src/cli/render-engine-events.js';
 import { type OutputStream, TerminalOutput } from '../../src/cli/terminal-output.js';
+import type { WaitIndicator } from '../../src/cli/wait-indicator.js';
 import type { EngineEvent } from '../../src/engine/engine-events.js';
 
 function sink(isTTY = false): OutputStream & { text: string } {
@@ -76,9 +77,35 @@ describe('EngineEventRenderer', () => {
 
   it('dims reasoning with ANSI codes only on a terminal', () => {
     const terminal = sink(true);
-    const output = new TerminalOutput(terminal);
+    const output = new TerminalOutput(terminal, {});
     play(new EngineEventRenderer({ text: output, info: output, showReasoning: true }), toolTurn.slice(0, 3));
     expect(terminal.text).toBe('\u001b[2mI should read it.\u001b[22m\nLet me look.');
+  });
+
+  it('writes no escape codes on a terminal when NO_COLOR is set', () => {
+    const terminal = sink(true);
+    const output = new TerminalOutput(terminal, { NO_COLOR: '1' });
+    play(new EngineEventRenderer({ text: output, info: output, showReasoning: true }), toolTurn.slice(0, 3));
+    expect(terminal.text).toBe('I should read it.\nLet me look.');
+  });
+
+  it('spins while a request waits, from the start of a line only, and stops at the first event back', () => {
+    const calls: string[] = [];
+    const waiting = {
+      start: (label: string) => calls.push(`start ${label}`),
+      stop: () => calls.push('stop'),
+    } as unknown as WaitIndicator;
+    const output = new TerminalOutput(sink());
+    const renderer = new EngineEventRenderer({ text: output, info: output, showReasoning: false, waiting });
+    const request: EngineEvent = {
+      type: 'model-request',
+      ...at,
+      messageCount: 1,
+      toolCount: 0,
+      estimatedTokens: 10,
+    };
+    play(renderer, [request, { type: 'text-delta', ...at, text: 'half a line' }, request]);
+    expect(calls).toEqual(['start waiting for the model', 'stop', 'stop']);
   });
 
   it('cuts long arguments short', () => {

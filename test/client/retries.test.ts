@@ -71,7 +71,11 @@ describe('retries', () => {
       { body: completion('ok') },
     );
     const clock = createInstantClock();
-    const client = createTestClient(runner, { timeoutMs: 0, idleTimeoutMs: 0 }, { clock });
+    const client = createTestClient(
+      runner,
+      { timeoutMs: 0, firstByteTimeoutMs: 0, idleTimeoutMs: 0 },
+      { clock },
+    );
     expect((await client.respond(hello)).content).toBe('ok');
     expect(clock.sleeps).toEqual([2000, 0]);
   });
@@ -81,7 +85,7 @@ describe('retries', () => {
     const clock = createInstantClock();
     const client = createTestClient(
       runner,
-      { timeoutMs: 0, idleTimeoutMs: 0, retry: { baseDelayMs: 500 } },
+      { timeoutMs: 0, firstByteTimeoutMs: 0, idleTimeoutMs: 0, retry: { baseDelayMs: 500 } },
       { clock, random: () => 0.5 },
     );
     await client.respond(hello);
@@ -93,7 +97,13 @@ describe('retries', () => {
     const clock = createInstantClock();
     const client = createTestClient(
       runner,
-      { timeoutMs: 0, idleTimeoutMs: 0, maxRetries: 4, retry: { baseDelayMs: 500, maxDelayMs: 8000 } },
+      {
+        timeoutMs: 0,
+        firstByteTimeoutMs: 0,
+        idleTimeoutMs: 0,
+        maxRetries: 4,
+        retry: { baseDelayMs: 500, maxDelayMs: 8000 },
+      },
       { clock, random: () => 0.9999 },
     );
     expect((await client.respond(hello)).content).toBe('ok');
@@ -167,7 +177,7 @@ describe('retries', () => {
     const clock = createInstantClock();
     const client = createTestClient(
       runner,
-      { timeoutMs: 0, idleTimeoutMs: 0, retry: { badResponseDelayMs: 1000 } },
+      { timeoutMs: 0, firstByteTimeoutMs: 0, idleTimeoutMs: 0, retry: { badResponseDelayMs: 1000 } },
       { clock },
     );
     expect((await client.respond(hello)).content).toBe('parsed');

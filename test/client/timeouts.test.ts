@@ -12,22 +12,59 @@ afterEach(async () => {
 });
 
 describe('timeouts', () => {
-  it('first-byte: no headers within timeoutMs', async () => {
+  it('first-byte: no headers within firstByteTimeoutMs', async () => {
     runner.enqueue({ headersDelayMs: 5_000, body: completion('late') });
     const error = await catchSpineError(
-      createTestClient(runner, { timeoutMs: 60, maxRetries: 0 }).respond(hello),
+      createTestClient(runner, { firstByteTimeoutMs: 60, maxRetries: 0 }).respond(hello),
     );
     expect(error.code).toBe('LLM_TIMEOUT');
     expect(error.details).toMatchObject({ phase: 'first-byte', timeoutMs: 60 });
     expect(error.message).toContain('first-byte timeout');
-    expect(error.retryable).toBe(true);
     await runner.waitForConnectionsClosed();
   });
 
-  it('first-byte timeouts are retried', async () => {
+  it('a first-byte timeout is not retried: the runner still holds the first request', async () => {
     runner.enqueue({ headersDelayMs: 5_000, body: completion('late') }, { body: completion('on time') });
-    const client = createTestClient(runner, { timeoutMs: 60, maxRetries: 1 });
-    expect((await client.respond(hello)).content).toBe('on time');
+    const client = createTestClient(runner, { firstByteTimeoutMs: 60, maxRetries: 2 });
+    const error = await catchSpineError(client.respond(hello));
+    expect(error.details.phase).toBe('first-byte');
+    expect(runner.requests).toHaveLength(1);
+  });
+
+  it('timeoutMs bounds the whole call: a silent server fails once, at the total, without retries', async () => {
+    runner.enqueue({ headersDelayMs: 10_000, body: completion('late') });
+    const client = createTestClient(runner, { timeoutMs: 300, maxRetries: 3 });
+    const error = await catchSpineError(client.respond(hello));
+    expect(error.code).toBe('LLM_TIMEOUT');
+    expect(error.details).toMatchObject({ phase: 'total', timeoutMs: 300, headersReceived: false });
+    expect(error.message).toContain('retries included');
+    expect(runner.requests).toHaveLength(1);
+  });
+
+  it('timeoutMs counts retries and their waits: no retry starts that could not finish in time', async () => {
+    const busy = {
+      status: 503,
+      headers: { 'retry-after-ms': '2000' },
+      body: { error: { message: 'busy', type: 'unavailable_error' } },
+    };
+    runner.enqueue(busy, busy, busy, busy);
+    const client = createTestClient(runner, { timeoutMs: 3_000, maxRetries: 3 });
+    const error = await catchSpineError(client.respond(hello));
+    // The second attempt starts about 2 s in; a third would start about 4 s in, after the 3 s total.
+    expect(error.code).toBe('LLM_SERVER_ERROR');
+    expect(runner.requests).toHaveLength(2);
+  });
+
+  it('a retry whose wait alone is longer than the time left is not made: the real failure is reported', async () => {
+    runner.enqueue({
+      status: 429,
+      headers: { 'retry-after-ms': '5000' },
+      body: { error: { message: 'slow down' } },
+    });
+    const client = createTestClient(runner, { timeoutMs: 1_000, maxRetries: 3 });
+    const error = await catchSpineError(client.respond(hello));
+    expect(error.code).toBe('LLM_RATE_LIMITED');
+    expect(runner.requests).toHaveLength(1);
   });
 
   it('idle: the stream goes silent after content; not retried', async () => {
@@ -77,8 +114,8 @@ describe('timeouts', () => {
 
   it('per-request timeouts override the client defaults', async () => {
     runner.enqueue({ headersDelayMs: 5_000, body: completion('late') });
-    const client = createTestClient(runner, { timeoutMs: 60_000, maxRetries: 0 });
-    const error = await catchSpineError(client.respond({ ...hello, timeoutMs: 50 }));
+    const client = createTestClient(runner, { firstByteTimeoutMs: 60_000, maxRetries: 0 });
+    const error = await catchSpineError(client.respond({ ...hello, firstByteTimeoutMs: 50 }));
     expect(error.details.phase).toBe('first-byte');
   });
 });

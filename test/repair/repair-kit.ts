@@ -63,6 +63,7 @@ export function createDialectClient(runner: FakeRunner, dialect: 'ollama' | 'res
     clock: systemClock,
     random: () => 0.5,
     timeoutMs: 10_000,
+    firstByteTimeoutMs: 10_000,
     idleTimeoutMs: 5_000,
     retry: { ...defaultRetryOptions, maxRetries: 0 },
   };

@@ -7,6 +7,7 @@ import { reportError } from '../report-error.js';
 import { addRunOptions, type RunFlags } from '../run-options.js';
 import { readRunSettings } from '../run-settings.js';
 import { TerminalOutput } from '../terminal-output.js';
+import { WaitIndicator } from '../wait-indicator.js';
 import { printRetry } from './complete.js';
 
 export function registerChatCommand(program: Command): void {
@@ -23,6 +24,7 @@ export function registerChatCommand(program: Command): void {
         text: output,
         info: output,
         showReasoning: settings.showReasoning,
+        waiting: new WaitIndicator(process.stderr),
       });
       const session = new ChatSession({ settings, llm: model.client, onEvent: renderer.render });
       await new ChatRepl({

@@ -73,12 +73,19 @@ function buildDetails(info: ErrorInfo, status: number | undefined, body: unknown
 }
 
 function describeBody(body: unknown): string {
-  if (typeof body === 'string') return body;
+  if (typeof body === 'string') return describeTextBody(body);
   try {
     return JSON.stringify(body) ?? String(body);
   } catch {
     return String(body);
   }
+}
+
+/** An HTML page (a proxy's or a web server's 404) is named by its title, not dumped as markup. */
+function describeTextBody(text: string): string {
+  if (!/^\s*(<!doctype html|<html)/i.test(text)) return text;
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim();
+  return `an HTML page${title ? ` ("${title}")` : ''} instead of an API answer`;
 }
 
 export function capBody(text: string): string {

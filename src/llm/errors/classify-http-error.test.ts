@@ -64,7 +64,12 @@ describe('classifyHttpError: message shapes (§53)', () => {
   });
 
   it('keeps a text body as the message, trimmed and capped, and the body in details', () => {
-    expect(classifyHttpError(502, '  <html>Bad Gateway</html>\n').message).toBe('<html>Bad Gateway</html>');
+    expect(classifyHttpError(502, '  <html>Bad Gateway</html>\n').message).toBe(
+      'an HTML page instead of an API answer',
+    );
+    const page = classifyHttpError(404, '<!DOCTYPE html><html><head><title>Not Found</title></head></html>');
+    expect(page.message).toBe('an HTML page ("Not Found") instead of an API answer');
+    expect(page.details.body).toContain('<title>Not Found</title>');
     const long = classifyHttpError(500, 'x'.repeat(10_000));
     expect(long.message.length).toBeLessThanOrEqual(1001);
     expect(String(long.details.body).length).toBeLessThanOrEqual(4001);

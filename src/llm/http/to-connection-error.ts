@@ -1,4 +1,6 @@
 import { SpineError } from '../../core/spine-error.js';
+import { describeUrl } from '../errors/describe-url.js';
+import { hintFor } from '../errors/explain-failure.js';
 
 /**
  * Socket-level failures (ECONNREFUSED, ECONNRESET, undici's "other side closed", fetch's "fetch failed")
@@ -8,11 +10,21 @@ export function toConnectionError(error: unknown, url: string): SpineError {
   if (SpineError.is(error)) return error;
   const code = findErrorCode(error);
   const message = describe(error);
-  return new SpineError({
+  const shownUrl = describeUrl(url);
+  const failure = new SpineError({
     code: 'LLM_CONNECTION',
-    message: `connection to ${url} failed: ${message}${code && !message.includes(code) ? ` (${code})` : ''}`,
+    message: `connection to ${shownUrl} failed: ${message}${code && !message.includes(code) ? ` (${code})` : ''}`,
     retryable: true,
-    details: code ? { url, networkCode: code } : { url },
+    details: code ? { url: shownUrl, networkCode: code } : { url: shownUrl },
+    cause: error,
+  });
+  const hint = hintFor(failure, url);
+  if (hint === undefined) return failure;
+  return new SpineError({
+    code: failure.code,
+    message: `${failure.message} (${hint})`,
+    retryable: true,
+    details: { ...failure.details, hint },
     cause: error,
   });
 }

@@ -45,6 +45,17 @@ export async function diagnoseEndpoint(target: DiagnoseTarget): Promise<Endpoint
   if (listing.status === 'error') {
     return fail(base, true, 'error', `HTTP ${listing.httpStatus} listing models: ${listing.message}`);
   }
+  if (target.modelId === '') {
+    const served = listing.status === 'listed' ? listing.models.slice(0, 10).join(', ') : '';
+    return {
+      ...base,
+      reachable: true,
+      modelPresent: undefined,
+      toolsRoundTrip: undefined,
+      verdict: 'model-missing',
+      detail: `no model given (pass --model NAME); served: ${served || '(the server does not list them)'}`,
+    };
+  }
   const modelPresent =
     listing.status === 'listed' ? isModelListed(listing.models, target.modelId) : undefined;
   if (modelPresent === false) {

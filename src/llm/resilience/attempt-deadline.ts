@@ -3,10 +3,20 @@ import { SpineError } from '../../core/spine-error.js';
 
 export type TimeoutPhase = 'first-byte' | 'idle' | 'total';
 
+/** The end of a whole model call, retries and their waits included. */
+export interface CallDeadline {
+  /** Clock time by which the call must be done. */
+  at: number;
+  /** The configured total, for the message. */
+  timeoutMs: number;
+}
+
 export interface AttemptDeadlineOptions {
   clock: Clock;
-  /** Whole attempt, from sending to the last body byte; 0 disables. */
-  timeoutMs: number;
+  /** The whole call's end; undefined when the call has no total limit. */
+  callDeadline?: CallDeadline;
+  /** Longest wait for the response headers of this attempt; 0 disables. */
+  firstByteTimeoutMs: number;
   /** Longest silence between body chunks once headers arrived; 0 disables. */
   idleTimeoutMs: number;
   /** The caller's signal. */
@@ -18,11 +28,13 @@ const swallow = () => {};
 /**
  * The clocks and the cancel switch of one HTTP attempt. `signal` aborts when the caller aborts or a timeout
  * fires; `failure` then says which, so a transport error caused by the abort is reported as what it was.
- * `dispose()` cancels every timer and removes the listener on the caller's signal.
+ * Three clocks: the wait for headers (first byte), the silence between chunks (idle), and the end of the whole
+ * call, shared by its attempts (total). `dispose()` cancels every timer and the listener on the caller's signal.
  */
 export class AttemptDeadline {
   private readonly controller = new AbortController();
   private readonly timers = new AbortController();
+  private readonly firstByteTimer = new AbortController();
   private readonly options: AttemptDeadlineOptions;
   private headersReceived = false;
   private lastActivity = 0;
@@ -33,8 +45,16 @@ export class AttemptDeadline {
     const userSignal = options.signal;
     if (userSignal?.aborted) this.fail(createAbortedError(userSignal.reason));
     else userSignal?.addEventListener('abort', this.onUserAbort);
-    if (options.timeoutMs > 0 && !this.failureError) {
-      options.clock.sleep(options.timeoutMs, this.timers.signal).then(this.onTotalTimeout, swallow);
+    if (this.failureError) return;
+    const { callDeadline, clock, firstByteTimeoutMs } = options;
+    if (callDeadline !== undefined) {
+      const remaining = callDeadline.at - clock.now();
+      if (remaining <= 0) this.onTotalTimeout();
+      else clock.sleep(remaining, this.timers.signal).then(this.onTotalTimeout, swallow);
+    }
+    if (firstByteTimeoutMs > 0 && !this.failureError) {
+      const signal = AbortSignal.any([this.timers.signal, this.firstByteTimer.signal]);
+      clock.sleep(firstByteTimeoutMs, signal).then(this.onFirstByteTimeout, swallow);
     }
   }
 
@@ -48,9 +68,10 @@ export class AttemptDeadline {
     return this.failureError;
   }
 
-  /** The status line arrived: the first-byte phase is over and the idle clock starts. */
+  /** The status line arrived: the first-byte clock stops and the idle clock starts. */
   markHeadersReceived(): void {
     this.headersReceived = true;
+    this.firstByteTimer.abort();
     this.lastActivity = this.options.clock.now();
     if (this.options.idleTimeoutMs > 0) void this.watchIdle(this.options.idleTimeoutMs);
   }
@@ -69,9 +90,13 @@ export class AttemptDeadline {
     this.fail(createAbortedError(this.options.signal?.reason));
   };
 
+  private readonly onFirstByteTimeout = (): void => {
+    if (!this.headersReceived) this.fail(createTimeoutError('first-byte', this.options.firstByteTimeoutMs));
+  };
+
   private readonly onTotalTimeout = (): void => {
-    const phase: TimeoutPhase = this.headersReceived ? 'total' : 'first-byte';
-    this.fail(createTimeoutError(phase, this.options.timeoutMs));
+    const total = this.options.callDeadline?.timeoutMs ?? 0;
+    this.fail(createTimeoutError('total', total, { headersReceived: this.headersReceived }));
   };
 
   private async watchIdle(idleTimeoutMs: number): Promise<void> {
@@ -97,18 +122,29 @@ export class AttemptDeadline {
 }
 
 const timeoutMessages: Record<TimeoutPhase, (ms: number) => string> = {
-  'first-byte': (ms) => `first-byte timeout: no response headers within ${ms} ms`,
-  idle: (ms) => `idle timeout: no data from the server for ${ms} ms`,
-  total: (ms) => `total timeout: the response did not complete within ${ms} ms`,
+  'first-byte': (ms) =>
+    `first-byte timeout: no response headers within ${ms} ms (raise it with --first-byte-timeout / firstByteTimeoutMs)`,
+  idle: (ms) =>
+    `idle timeout: no data from the server for ${ms} ms (raise it with --idle-timeout / idleTimeoutMs)`,
+  total: (ms) =>
+    `total timeout: the call did not complete within ${ms} ms, retries included (raise it with --timeout / timeoutMs)`,
 };
 
-/** Only a timeout before the first byte is retried: after it, the server was working and may still be. */
-export function createTimeoutError(phase: TimeoutPhase, timeoutMs: number): SpineError {
+/**
+ * No timeout is retried: after a first-byte timeout the server holds the request (a local runner is still
+ * loading or working on it, and a second request would only queue behind the first), after an idle one it was
+ * working, and after the total one there is no time left (docs/decisions.md, "Timeouts").
+ */
+export function createTimeoutError(
+  phase: TimeoutPhase,
+  timeoutMs: number,
+  extra: Record<string, unknown> = {},
+): SpineError {
   return new SpineError({
     code: 'LLM_TIMEOUT',
     message: timeoutMessages[phase](timeoutMs),
-    retryable: phase === 'first-byte',
-    details: { phase, timeoutMs },
+    retryable: false,
+    details: { phase, timeoutMs, ...extra },
   });
 }
 

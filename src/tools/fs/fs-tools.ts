@@ -33,6 +33,11 @@ export interface FsToolsOptions {
    * which sit inside the project but are not the model's to read or rewrite.
    */
   hide?: string[];
+  /**
+   * Files the tools may read but never write, beside the audit log (which is always protected): records the
+   * host itself keeps in a writable mount, such as a run's `turns.jsonl`. Absolute paths; they need not exist.
+   */
+  readOnlyFiles?: string[];
   clock?: Clock;
 }
 
@@ -54,7 +59,9 @@ export function fsTools(options: FsToolsOptions): ToolDefinition[] {
     mounts,
     limits: resolveFsLimits(options.limits),
     allowHardLinkReads: options.allowHardLinkReads ?? false,
-    protectedPaths: new Set(audit === undefined ? [] : [realTarget(audit.path)]),
+    protectedPaths: new Set(
+      [...(audit === undefined ? [] : [audit.path]), ...(options.readOnlyFiles ?? [])].map(realTarget),
+    ),
   };
   const operations = [
     createFsRead(context),

@@ -28,6 +28,7 @@ function createContext(): ModelCallContext {
     clock: systemClock,
     random: () => 0.5,
     timeoutMs: 10_000,
+    firstByteTimeoutMs: 10_000,
     idleTimeoutMs: 5_000,
     retry: { ...defaultRetryOptions, baseDelayMs: 5, maxDelayMs: 20, badResponseDelayMs: 5 },
   };
@@ -101,9 +102,11 @@ describe('ollamaAdapter over loopback HTTP', () => {
   it('a missing model fails at once with the pull hint', async () => {
     runner.enqueue({ status: 404, body: { error: "model 'qwen3' not found" } });
     const { error } = await drain(runModelCall(createContext(), question, true));
-    expect(error?.message).toBe(
+    expect(error?.message).toMatch(/^HTTP 404 from POST http:\/\/127\.0\.0\.1:\d+\/api\/chat: /);
+    expect(error?.message).toContain(
       'model "qwen3" is not available on this Ollama server: run `ollama pull qwen3`',
     );
+    expect(error?.details.hint).toBeUndefined();
     expect(runner.requests).toHaveLength(1);
   });
 

@@ -27,6 +27,7 @@ function createContext(): ModelCallContext {
     clock: systemClock,
     random: () => 0.5,
     timeoutMs: 10_000,
+    firstByteTimeoutMs: 10_000,
     idleTimeoutMs: 5_000,
     retry: { ...defaultRetryOptions, baseDelayMs: 5, maxDelayMs: 20, badResponseDelayMs: 5 },
   };
@@ -125,10 +126,9 @@ describe('responsesAdapter over loopback HTTP', () => {
         true,
       ),
     );
-    expect(error).toMatchObject({
-      code: 'LLM_HTTP_ERROR',
-      message: "llama.cpp does not support 'previous_response_id'.",
-    });
+    expect(error?.code).toBe('LLM_HTTP_ERROR');
+    expect(error?.message).toMatch(/^HTTP 400 from POST http:\/\/127\.0\.0\.1:\d+\/v1\/responses: /);
+    expect(error?.message).toContain("llama.cpp does not support 'previous_response_id'.");
     expect(runner.requests).toHaveLength(1);
   });
 });
