@@ -1,0 +1,73 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+
+// `npm pack` of this checkout, as `npm publish` would make it: it builds first, ships the built code only, and
+// the unpacked package runs. Nothing is downloaded: the unpacked CLI borrows this checkout's node_modules.
+describe('the npm package', () => {
+  let folder: string;
+  let files: string[];
+  let unpacked: string;
+
+  beforeAll(async () => {
+    folder = await mkdtemp(path.join(tmpdir(), 'spine-pack-'));
+    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', folder], {
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    const [report] = JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{
+      filename: string;
+      files: Array<{ path: string }>;
+    }>;
+    files = (report?.files ?? []).map((file) => file.path);
+    await run('tar', ['-xzf', path.join(folder, report?.filename ?? ''), '-C', folder]);
+    unpacked = path.join(folder, 'package');
+    await symlink(path.resolve('node_modules'), path.join(unpacked, 'node_modules'), 'dir');
+  }, 120_000);
+
+  afterAll(async () => {
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('is named spine-llm and installs the spine command', async () => {
+    const manifest = JSON.parse(await readFile(path.join(unpacked, 'package.json'), 'utf8')) as {
+      name: string;
+      bin: Record<string, string>;
+    };
+    expect(manifest.name).toBe('spine-llm');
+    expect(manifest.bin).toEqual({ spine: 'dist/cli/main.js' });
+  });
+
+  it('holds the built code, its types and the README, and no sources, tests or source maps', () => {
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'README.md',
+        'package.json',
+        'dist/cli/main.js',
+        'dist/index.js',
+        'dist/index.d.ts',
+        'dist/testing/index.js',
+      ]),
+    );
+    expect(files.filter((file) => file.endsWith('.map'))).toEqual([]);
+    expect(files.filter((file) => file.startsWith('src/') || file.startsWith('test/'))).toEqual([]);
+    expect(files.filter((file) => /\.test\.(js|d\.ts)$/.test(file))).toEqual([]);
+  });
+
+  it('runs: the CLI prints its version, and both entry points import', async () => {
+    const version = await run(process.execPath, [path.join(unpacked, 'dist/cli/main.js'), '--version']);
+    const manifest = JSON.parse(await readFile(path.join(unpacked, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    expect(version.stdout.trim()).toBe(manifest.version);
+    const script =
+      "const main = await import('spine-llm'); const testing = await import('spine-llm/testing');" +
+      'console.log(typeof main.createModelClient, typeof testing.ScriptedModel);';
+    const imported = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: unpacked });
+    expect(imported.stdout.trim()).toBe('function function');
+  });
+});
