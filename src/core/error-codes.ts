@@ -12,6 +12,7 @@ export const llmErrorCodes = [
   'LLM_CIRCUIT_OPEN',
   'LLM_BUDGET_EXCEEDED',
   'LLM_ABORTED',
+  'LLM_RESPONSE_TOO_LARGE',
 ] as const;
 
 export const engineErrorCodes = [
@@ -34,6 +35,11 @@ export const toolErrorCodes = [
   'E_PRECONDITION_FAILED',
   'E_UNKNOWN_TOOL',
   'E_TIMEOUT',
+  'E_LOCKED',
+  'E_PATH_TOO_LONG',
+  'E_READ_ONLY_FILESYSTEM',
+  'E_PERMISSION_DENIED',
+  'E_NO_SPACE',
   'E_INTERNAL',
 ] as const;
 

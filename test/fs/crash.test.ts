@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { readAuditLog } from '../../src/tools/audit-log-reader.js';
+import { fsTools } from '../../src/tools/fs/fs-tools.js';
 import { crashVersions } from './crash-versions.js';
 
 const killsPerLane = 100;
@@ -57,6 +58,11 @@ async function killWriterOnce(project: string, state: string, auditPath: string)
 
 const observed = new Set<string>();
 
+function toolContext(project: string) {
+  const logger = { debug() {}, info() {}, warn() {} };
+  return { signal: new AbortController().signal, runId: 'r', toolCallId: 'c', projectRoot: project, logger };
+}
+
 async function runLane(lane: number): Promise<number> {
   const project = join(base, `project-${lane}`);
   const state = join(base, `state-${lane}`);
@@ -75,10 +81,16 @@ async function runLane(lane: number): Promise<number> {
     expect(log.entries.length).toBeGreaterThanOrEqual(entriesSeen);
     for (const entry of log.entries) expect(entry).toMatchObject({ tool: 'fs.write', outcome: 'ok' });
     entriesSeen = log.entries.length;
-    // Leftovers of a killed write can only be its own temporary files.
+    // Leftovers of a killed write can only be its own temporary file and its lock.
     for (const name of readdirSync(project))
-      expect(name === 'target.txt' || name.endsWith('.spine-tmp')).toBe(true);
+      expect(name === 'target.txt' || name.endsWith('.spine-tmp') || name.endsWith('.spine-lock')).toBe(true);
   }
+  // The next write to the folder takes over a dead writer's lock and clears what killed writers left.
+  const result = await fsTools({ mounts: { project } })
+    .find((tool) => tool.name === 'fs.write')!
+    .execute({ path: '@project/target.txt', content: oldContent }, toolContext(project));
+  expect(result, JSON.stringify(result)).toMatchObject({ ok: true });
+  expect(readdirSync(project)).toEqual(['target.txt']);
   return entriesSeen;
 }
 

@@ -93,6 +93,7 @@ export function createFsApplyPatch(context: FsContext): FsOperation {
         resolved,
         mustExist: true,
         ifMatchSha256: typeof args.ifMatchSha256 === 'string' ? args.ifMatchSha256 : undefined,
+        needsCurrentContent: true,
         produce: (current) => Buffer.from(transform(current!.toString('utf8'), resolved.display), 'utf8'),
       });
       const facts = { sha256Before: written.sha256Before ?? undefined, sha256After: written.sha256After };

@@ -14,6 +14,7 @@ import { createFsRead } from './fs-read.js';
 import { createFsSearch } from './fs-search.js';
 import { createFsWrite } from './fs-write.js';
 import { createMountTable, type FsMountsOption } from './mount-table.js';
+import { fromOsError } from './os-failure.js';
 
 export interface FsToolsOptions {
   /** `{ project, pkg, state }` folders, or `{ '@project': { root, writable } , … }`. `@pkg` is always read-only. */
@@ -116,7 +117,8 @@ async function runOperation(
     }
     return await operation.run(args, context);
   } catch (error) {
-    return { result: toThrownToolResult(error) };
+    const displayPath = typeof args?.path === 'string' ? args.path : undefined;
+    return { result: toThrownToolResult(fromOsError(error, displayPath) ?? error) };
   }
 }
 

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import type { FsContext } from './fs-context.js';
@@ -14,12 +14,16 @@ import {
   refuseNonRegular,
 } from './sandbox-walk.js';
 import { sha256Hex } from './sha256-hex.js';
+import { removeStaleTemporaries, temporaryNameFor } from './stale-temporaries.js';
+import { withTargetLock } from './target-lock.js';
 
 export interface AtomicWriteOptions {
   context: FsContext;
   resolved: ResolvedPath;
-  /** The new content from the current one (null when the file does not exist yet). */
+  /** The new content, from the current one when `needsCurrentContent` (else, and for a new file, null). */
   produce(current: Buffer | null): Buffer;
+  /** Patches read the current content (up to the scan limit); plain writes only hash it, streamed. */
+  needsCurrentContent?: boolean;
   ifMatchSha256?: string;
   /** The file must exist already (patches); otherwise ENOENT. */
   mustExist?: boolean;
@@ -74,35 +78,33 @@ async function writeLocked(options: AtomicWriteOptions): Promise<AtomicWriteResu
   const parents = realSegments.slice(0, -1);
   const directory = await openDirectoryChain(resolved.mount, parents, display, options.mustExist !== true);
   try {
-    const current = await readCurrent(directory, name, display);
-    if (current === null && options.mustExist)
-      throw fsError('ENOENT', `no such file: ${display}`, { path: display });
-    const sha256Before = current === null ? null : sha256Hex(current.content);
-    if (options.ifMatchSha256 !== undefined && options.ifMatchSha256 !== sha256Before) {
-      throw fsError(
-        'E_PRECONDITION_FAILED',
-        `${display} does not have the expected sha256 (it changed since it was read)`,
-        {
-          path: display,
-          expected: options.ifMatchSha256,
-          actual: sha256Before,
-        },
-      );
-    }
-    const next = options.produce(current?.content ?? null);
-    if (next.length > context.limits.writeBytes) {
-      throw fsError(
-        'E_WRITE_LIMIT',
-        `${next.length} bytes is over the write limit of ${context.limits.writeBytes}`,
-        {
-          path: display,
-          limit: context.limits.writeBytes,
-          bytes: next.length,
-        },
-      );
-    }
-    await replaceFile(directory, name, next, current?.mode ?? 0o666);
-    return { bytesWritten: next.length, sha256Before, sha256After: sha256Hex(next) };
+    // Under the lock, the hash compared below is the content the rename replaces: no other Spine writer, in
+    // this process or another, can slip a write in between.
+    return await withTargetLock(directory, name, display, async () => {
+      await removeStaleTemporaries(directory);
+      const keepContent = options.needsCurrentContent === true ? context.limits.scanBytes : 0;
+      const current = await inspectCurrent(directory, name, display, keepContent);
+      if (current === null && options.mustExist)
+        throw fsError('ENOENT', `no such file: ${display}`, { path: display });
+      const sha256Before = current?.sha256 ?? null;
+      if (options.ifMatchSha256 !== undefined && options.ifMatchSha256 !== sha256Before) {
+        throw fsError(
+          'E_PRECONDITION_FAILED',
+          `${display} does not have the expected sha256 (it changed since it was read)`,
+          { path: display, expected: options.ifMatchSha256, actual: sha256Before },
+        );
+      }
+      const next = options.produce(current?.content ?? null);
+      if (next.length > context.limits.writeBytes) {
+        throw fsError(
+          'E_WRITE_LIMIT',
+          `${next.length} bytes is over the write limit of ${context.limits.writeBytes}`,
+          { path: display, limit: context.limits.writeBytes, bytes: next.length },
+        );
+      }
+      await replaceFile(directory, name, next, current?.mode ?? 0o666);
+      return { bytesWritten: next.length, sha256Before, sha256After: sha256Hex(next) };
+    });
   } finally {
     await closeDirectory(directory);
   }
@@ -112,18 +114,57 @@ async function closeDirectory(directory: OpenDirectory): Promise<void> {
   await directory.handle.close();
 }
 
-async function readCurrent(
+interface CurrentFile {
+  sha256: string;
+  mode: number;
+  /** The content, when the caller needs it to make the new one (patches). */
+  content: Buffer | null;
+}
+
+const hashChunkBytes = 1 << 20;
+
+/**
+ * The file being replaced: its hash, streamed in 1 MiB pieces so a file of any size (over 2 GiB too) is hashed
+ * without holding it in memory; its content only when `keepContent` bytes allow (0: never kept).
+ */
+async function inspectCurrent(
   directory: OpenDirectory,
   name: string,
   display: string,
-): Promise<{ content: Buffer; mode: number } | null> {
+  keepContent: number,
+): Promise<CurrentFile | null> {
   const stats = await lstatChild(directory, name);
   if (stats === undefined) return null;
   refuseNonRegular(stats, display);
   if (stats.nlink > 1) throw hardLinkViolation(display, stats.nlink);
   const file = await openChildFile(directory, name, display, false);
   try {
-    return { content: await file.handle.readFile(), mode: file.stats.mode & 0o777 };
+    const size = file.stats.size;
+    if (keepContent > 0 && size > keepContent) {
+      throw fsError(
+        'E_READ_LIMIT',
+        `${display} is ${size} bytes, over the ${keepContent}-byte limit for a patch`,
+        {
+          path: display,
+          bytes: size,
+          limit: keepContent,
+        },
+      );
+    }
+    const hash = createHash('sha256');
+    const kept: Buffer[] = [];
+    const buffer = Buffer.allocUnsafe(Math.min(hashChunkBytes, Math.max(size, 1)));
+    for (;;) {
+      const { bytesRead } = await file.handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      hash.update(buffer.subarray(0, bytesRead));
+      if (keepContent > 0) kept.push(Buffer.from(buffer.subarray(0, bytesRead)));
+    }
+    return {
+      sha256: hash.digest('hex'),
+      mode: file.stats.mode & 0o777,
+      content: keepContent > 0 ? Buffer.concat(kept) : null,
+    };
   } finally {
     await file.handle.close();
   }
@@ -135,7 +176,7 @@ async function replaceFile(
   content: Buffer,
   mode: number,
 ): Promise<void> {
-  const temporaryName = `.${name.slice(0, 80)}.${randomBytes(6).toString('hex')}.spine-tmp`;
+  const temporaryName = temporaryNameFor(name);
   const temporaryPath = childPath(directory, temporaryName);
   const handle = await open(temporaryPath, temporaryFlags, mode);
   try {
