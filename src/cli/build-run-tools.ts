@@ -3,6 +3,7 @@ import { turnRecordsFileName } from '../engine/turn-records.js';
 import { createAuditLog } from '../tools/audit-log.js';
 import type { ToolDefinition } from '../tools/define-tool.js';
 import { fsTools } from '../tools/fs/fs-tools.js';
+import { runFolderMarker } from '../tools/fs/hidden-entries.js';
 import { createToolHost, type ToolHost } from '../tools/tool-host.js';
 import { composeSystemPrompt } from './compose-system-prompt.js';
 import { auditLogFileName } from './run-folder.js';
@@ -45,7 +46,11 @@ export function buildRunTools(options: RunToolsOptions): RunTools {
     // Run records (this run's and earlier ones) are Spine's, not the model's: reach them through @state only.
     hide: ['@project/.spine'],
     // What Spine writes in the run folder is read-only to the tools, so a model cannot rewrite its own record.
-    readOnlyFiles: [join(options.runDir, turnRecordsFileName), join(options.runDir, conversationFileName)],
+    readOnlyFiles: [
+      join(options.runDir, turnRecordsFileName),
+      join(options.runDir, conversationFileName),
+      join(options.runDir, runFolderMarker),
+    ],
   });
   return {
     host: createToolHost([fileTools, options.extraTools]),

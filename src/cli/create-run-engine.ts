@@ -2,7 +2,7 @@ import type { ModelClient } from '../core/types.js';
 import { createEngine, type Engine } from '../engine/engine.js';
 import type { EngineEventListener } from '../engine/engine-events.js';
 import { buildRunTools, type RunTools } from './build-run-tools.js';
-import { prepareSpineFolder, resolveRunDir } from './run-folder.js';
+import { markRunFolderSync, prepareSpineFolder, resolveRunDir } from './run-folder.js';
 import { newRunId } from './run-id.js';
 import type { RunSettings } from './run-settings.js';
 
@@ -30,6 +30,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
   const runId = options.existingRun?.runId ?? newRunId();
   const runDir = options.existingRun?.runDir ?? resolveRunDir({ ...settings, runId });
   if (settings.runDir === undefined) prepareSpineFolder(settings.project);
+  markRunFolderSync(runDir);
   const tools = buildRunTools({ ...settings, runDir });
   const engine = createEngine({
     llm: options.llm,

@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { runFolderMarker } from '../tools/fs/hidden-entries.js';
 
 /** Where runs live inside a project: `<project>/.spine/runs/<run id>`. */
 export function runsFolder(project: string): string {
@@ -27,6 +28,18 @@ export function prepareSpineFolder(project: string): void {
   mkdirSync(folder, { recursive: true });
   try {
     writeFileSync(join(folder, '.gitignore'), '# Spine run records: turns, audit logs, state\n*\n', {
+      flag: 'wx',
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+}
+
+/** Creates the run folder with its marker now, before any tool runs (see `markRunFolder`). */
+export function markRunFolderSync(runDir: string): void {
+  mkdirSync(runDir, { recursive: true });
+  try {
+    writeFileSync(join(runDir, runFolderMarker), 'A Spine run record: hidden from the tools.\n', {
       flag: 'wx',
     });
   } catch (error) {

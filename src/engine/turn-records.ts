@@ -1,6 +1,7 @@
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AssistantMessage, ChatMessage, ToolResult, ToolSpec } from '../core/types.js';
+import { runFolderMarker } from '../tools/fs/hidden-entries.js';
 import type { EngineError, RunPhase } from './engine-types.js';
 
 /** One model call of a run as it happened (protocol spec 002 §4.2), one JSON line in `turns.jsonl`. */
@@ -32,10 +33,23 @@ export function createTurnRecorder(runDir: string): (turn: EngineTurn) => Promis
   const path = join(runDir, turnRecordsFileName);
   let prepared: Promise<unknown> | undefined;
   return async (turn) => {
-    prepared ??= mkdir(runDir, { recursive: true });
+    prepared ??= markRunFolder(runDir);
     await prepared;
     await appendFile(path, `${JSON.stringify(turn)}\n`, 'utf8');
   };
+}
+
+/**
+ * Creates the run folder with its marker: the fs tools never enter a folder holding one (a transcript may hold
+ * what a user typed), wherever the folder lies — `.spine/runs/…` or a `--run-dir` inside the project.
+ */
+export async function markRunFolder(runDir: string): Promise<void> {
+  await mkdir(runDir, { recursive: true });
+  await writeFile(join(runDir, runFolderMarker), 'A Spine run record: hidden from the tools.\n', {
+    flag: 'wx',
+  }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EEXIST') throw error;
+  });
 }
 
 export interface ReadTurnRecordsOptions {

@@ -99,6 +99,8 @@ describe('spine ask', () => {
     expect(JSON.parse(run.stdout).runDir).toBe(runDir);
     expect(existsSync(path.join(runDir, 'turns.jsonl'))).toBe(true);
     expect(existsSync(path.join(runDir, 'audit.jsonl'))).toBe(true);
+    // Marked as a run record, so that no later run's tools can reach it wherever it lies.
+    expect(existsSync(path.join(runDir, '.spine-run'))).toBe(true);
     expect(existsSync(path.join(project, '.spine'))).toBe(false);
   });
 

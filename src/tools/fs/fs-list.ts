@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import picomatch from 'picomatch';
 import type { FsContext, FsOperation } from './fs-context.js';
 import { fsError } from './fs-failure.js';
+import { isHiddenEntry } from './hidden-entries.js';
 import { openSearchStart } from './open-search-start.js';
 import { resolveMountPath } from './resolve-mount-path.js';
 import { childPathSync, openFolderSync, readSmallFileSync, type SearchFolder } from './search-tree.js';
@@ -86,7 +87,8 @@ function listFolder(folder: SearchFolder, prefix: string, depth: number, state: 
     for (const entry of entries) {
       const relative = folder.relative === '' ? entry.name : `${folder.relative}/${entry.name}`;
       const isFolder = entry.isDirectory();
-      if (entry.name === '.git' || folder.ignores.isIgnored(relative, isFolder)) continue;
+      if (isHiddenEntry(folder.hidden, childPathSync(folder, '.'), entry.name, relative, isFolder)) continue;
+      if (folder.ignores.isIgnored(relative, isFolder)) continue;
       const shown = `${prefix}${entry.name}${isFolder ? '/' : ''}`;
       if (state.match === undefined || state.match(shown.replace(/\/$/, ''))) {
         if (state.entries.length >= state.limit) return false;
@@ -116,6 +118,7 @@ function enterAndList(
     ...opened,
     relative,
     ignores: parent.ignores.withFile(relative, readSmallFileSync(opened, '.gitignore')),
+    hidden: parent.hidden,
   };
   return listFolder(child, prefix, depth, state);
 }

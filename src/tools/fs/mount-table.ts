@@ -1,10 +1,11 @@
 import { mkdirSync, realpathSync, statSync } from 'node:fs';
 import { SpineError } from '../../core/spine-error.js';
+import { isBelowAny } from './hidden-entries.js';
 import { type MountName, parseMountPath } from './parse-mount-path.js';
 
 /** True when `relative` (below the mount root, `/`-separated) is a hidden path or inside one. */
 export function isHiddenPath(mount: Mount, relative: string): boolean {
-  return mount.hidden.some((hidden) => relative === hidden || relative.startsWith(`${hidden}/`));
+  return isBelowAny(mount.hidden, relative);
 }
 
 /** Mounts by short name (`project`, `pkg`, `state`: the defaults apply) or by mount name with access. */

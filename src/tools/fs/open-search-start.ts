@@ -25,10 +25,8 @@ export function openSearchStart(resolved: ResolvedPath): SearchStart {
     closeSync(fd);
     throw sandboxViolation(display, 'mount-root-changed', `the root of ${mount.name} was replaced`);
   }
-  // Hidden paths ride on the ignore rules, so listing and searching never enter them.
-  const hiddenRules = mount.hidden.map((path) => `/${path}`).join('\n');
-  const ignores = GitignoreStack.empty().withFile('', hiddenRules);
-  let folder: SearchFolder = { fd, realPath: mount.rootReal, relative: '', ignores };
+  const ignores = GitignoreStack.empty();
+  let folder: SearchFolder = { fd, realPath: mount.rootReal, relative: '', ignores, hidden: mount.hidden };
   folder.ignores = folder.ignores.withFile('', readSmallFileSync(folder, '.gitignore'));
   for (const [index, name] of realSegments.entries()) {
     const childFd = openFolderSync(folder, name);
@@ -49,6 +47,7 @@ export function openSearchStart(resolved: ResolvedPath): SearchStart {
       ...next,
       relative,
       ignores: folder.ignores.withFile(relative, readSmallFileSync(next, '.gitignore')),
+      hidden: mount.hidden,
     };
   }
   return { kind: 'folder', folder };

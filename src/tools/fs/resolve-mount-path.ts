@@ -1,6 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { isErrnoCode, sandboxViolation } from './fs-failure.js';
+import { passesThroughRunFolder } from './hidden-entries.js';
 import { isHiddenPath, type Mount, type MountTable } from './mount-table.js';
 import { parseMountPath } from './parse-mount-path.js';
 
@@ -44,7 +45,10 @@ export async function resolveMountPath(table: MountTable, raw: unknown): Promise
       ...relative(mount.rootReal, real).split(sep).filter(Boolean),
       ...segments.slice(keep),
     ];
-    if (isHiddenPath(mount, realSegments.join('/'))) {
+    if (
+      isHiddenPath(mount, realSegments.join('/')) ||
+      (await passesThroughRunFolder(mount.rootReal, realSegments))
+    ) {
       throw sandboxViolation(display, 'hidden-path', 'the path is hidden from the tools');
     }
     return { mount, display, realSegments, realPath: join(mount.rootReal, ...realSegments) };

@@ -11,6 +11,7 @@ import {
 import { join } from 'node:path';
 import { isBinaryContent } from './detect-binary.js';
 import type { GitignoreStack } from './gitignore-stack.js';
+import { isHiddenEntry } from './hidden-entries.js';
 import type { LineMatcher, SearchHit } from './line-matcher.js';
 
 /** A folder open by descriptor, with the .gitignore rules that apply inside it. */
@@ -20,6 +21,8 @@ export interface SearchFolder {
   /** Relative to the mount root ('' for the root). */
   relative: string;
   ignores: GitignoreStack;
+  /** The mount's hidden paths, relative to its root: skipped whatever the ignore rules say. */
+  hidden: readonly string[];
 }
 
 export interface SearchTreeOptions {
@@ -158,6 +161,7 @@ function enterFolder(parent: SearchFolder, name: string): SearchFolder | undefin
     ...folder,
     relative,
     ignores: parent.ignores.withFile(relative, readSmallFileSync(folder, '.gitignore')),
+    hidden: parent.hidden,
   };
 }
 
@@ -178,8 +182,10 @@ function searchFolderFiles(
   for (const entry of entries) {
     if (progress.stopped) break;
     const relative = folder.relative === '' ? entry.name : `${folder.relative}/${entry.name}`;
-    if (entry.isDirectory()) {
-      if (entry.name !== '.git' && !folder.ignores.isIgnored(relative, true)) folders.push(entry.name);
+    const isFolder = entry.isDirectory();
+    if (isHiddenEntry(folder.hidden, childPathSync(folder, '.'), entry.name, relative, isFolder)) continue;
+    if (isFolder) {
+      if (!folder.ignores.isIgnored(relative, true)) folders.push(entry.name);
       continue;
     }
     // Symlinks and special files are skipped from the folder listing itself, without an open.
