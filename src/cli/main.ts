@@ -8,8 +8,10 @@ import { registerDoctorCommand } from './commands/doctor.js';
 import { registerModelsCommand } from './commands/models.js';
 import { exitQuietlyOnClosedOutput } from './exit-on-closed-output.js';
 import { readPackageVersion } from './package-version.js';
+import { redactOutputStreams } from './redact-output.js';
 
 exitQuietlyOnClosedOutput();
+redactOutputStreams();
 
 const program = new Command()
   .name('spine')

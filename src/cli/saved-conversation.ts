@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { redactSecrets } from '../core/secrets.js';
 import { SpineError } from '../core/spine-error.js';
 import type { ChatMessage } from '../core/types.js';
 
@@ -11,7 +12,7 @@ export const conversationFileName = 'conversation.json';
 export async function saveConversation(runDir: string, messages: readonly ChatMessage[]): Promise<void> {
   const path = join(runDir, conversationFileName);
   const temporary = `${path}.${randomBytes(6).toString('hex')}.spine-tmp`;
-  await writeFile(temporary, `${JSON.stringify({ version: 1, messages }, null, 1)}\n`);
+  await writeFile(temporary, `${redactSecrets(JSON.stringify({ version: 1, messages }, null, 1))}\n`);
   await rename(temporary, path);
 }
 

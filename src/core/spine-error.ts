@@ -1,4 +1,5 @@
 import type { ErrorCode } from './error-codes.js';
+import { redactSecrets, redactSecretsDeep } from './secrets.js';
 
 const brand = Symbol.for('spine.error');
 
@@ -21,11 +22,12 @@ export class SpineError extends Error {
   readonly [brand] = true;
 
   constructor(options: SpineErrorOptions) {
-    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
+    // Redacted here, once, so that no error Spine makes can carry a credential a runner echoed back.
+    super(redactSecrets(options.message), options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'SpineError';
     this.code = options.code;
     this.retryable = options.retryable ?? false;
-    this.details = options.details ?? {};
+    this.details = redactSecretsDeep(options.details ?? {});
   }
 
   /** True for a SpineError from any copy of the package (brand check, not instanceof). */

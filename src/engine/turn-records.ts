@@ -1,5 +1,6 @@
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { redactSecrets } from '../core/secrets.js';
 import type { AssistantMessage, ChatMessage, ToolResult, ToolSpec } from '../core/types.js';
 import { runFolderMarker } from '../tools/fs/hidden-entries.js';
 import type { EngineError, RunPhase } from './engine-types.js';
@@ -35,7 +36,8 @@ export function createTurnRecorder(runDir: string): (turn: EngineTurn) => Promis
   return async (turn) => {
     prepared ??= markRunFolder(runDir);
     await prepared;
-    await appendFile(path, `${JSON.stringify(turn)}\n`, 'utf8');
+    // A runner may echo a key back in an answer or an error: it never reaches the record.
+    await appendFile(path, `${redactSecrets(JSON.stringify(turn))}\n`, 'utf8');
   };
 }
 

@@ -1,7 +1,9 @@
 import type { Clock } from '../core/deps.js';
 import { SpineError } from '../core/spine-error.js';
 import type { ModelRequest, ModelResponse, StreamEvent } from '../core/types.js';
+import { describeUrl } from './errors/describe-url.js';
 import { explainHttpFailure } from './errors/explain-failure.js';
+import { withEndpointQuery } from './http/endpoint-url.js';
 import type { HttpResponse, HttpTransport } from './http/http-transport.js';
 import { normalizeModelResponse } from './normalize/normalize-model-response.js';
 import { ResponseStreamNormalizer } from './normalize/response-stream-normalizer.js';
@@ -63,7 +65,8 @@ export class ModelCallAttempt {
   /** Sends the request and waits for a successful status; throws the classified error otherwise. */
   async open(): Promise<void> {
     const { adapter, endpoint, clock } = this.context;
-    const spec = adapter.buildRequest(this.request, { stream: this.streamed, endpoint });
+    const built = adapter.buildRequest(this.request, { stream: this.streamed, endpoint });
+    const spec = { ...built, url: withEndpointQuery(built.url, endpoint.query ?? '') };
     const startedAt = clock.now();
     if (this.deadline.failure) throw this.deadline.failure;
     const response = await this.context.transport.send({
@@ -75,6 +78,10 @@ export class ModelCallAttempt {
     this.deadline.markHeadersReceived();
     this.chunks = response.body[Symbol.asyncIterator]();
     this.decoderContext = { startedAt, now: () => clock.now(), request: this.request };
+    if (response.status >= 300 && response.status < 400) {
+      response.cancel();
+      throw redirectRefused(response.status, response.headers.location, spec.url);
+    }
     if (response.status < 200 || response.status > 299) {
       const bodyText = await this.readText(maxErrorBodyBytes);
       const failure = explainHttpFailure(adapter.classifyHttpError(response.status, bodyText), spec.url);
@@ -160,4 +167,19 @@ function eventsOf(response: ModelResponse): StreamEvent[] {
   for (const call of response.toolCalls) events.push({ type: 'tool-call', call });
   events.push({ type: 'usage', usage: response.usage }, { type: 'done', response });
   return events;
+}
+
+/** Redirects are never followed (a key would travel to wherever they point); the error says where to go. */
+function redirectRefused(status: number, location: string | undefined, url: string): SpineError {
+  let target = '(no Location header)';
+  try {
+    if (location !== undefined) target = describeUrl(new URL(location, url).toString());
+  } catch {
+    target = '(an unreadable Location header)';
+  }
+  return new SpineError({
+    code: 'LLM_HTTP_ERROR',
+    message: `HTTP ${status} from POST ${describeUrl(url)}: the server redirects to ${target}; Spine does not follow redirects, so credentials never leave the configured origin: set the base URL to where it points`,
+    details: { status, url: describeUrl(url), location: target },
+  });
 }

@@ -1,5 +1,6 @@
 import { type Clock, systemClock } from '../core/deps.js';
 import type { ModelClient, RetryInfo } from '../core/types.js';
+import { parseEndpointUrl, registerEndpointSecrets } from './http/endpoint-url.js';
 import { createFetchTransport, type FetchFunction } from './http/fetch-transport.js';
 import { createUndiciTransport } from './http/undici-transport.js';
 import type { ApiType, ProviderName, ProviderPreset, ProviderQuirks } from './providers/presets.js';
@@ -106,12 +107,15 @@ function defaultApiTypeOf(provider: ProviderName): ApiType {
 }
 
 function toEndpointSettings(options: ModelClientOptions, provider: ProviderName): EndpointSettings {
+  const url = parseEndpointUrl(options.baseUrl);
+  registerEndpointSecrets(options.apiKey, options.headers);
   const endpoint: EndpointSettings = {
     provider,
-    baseUrl: options.baseUrl,
+    baseUrl: url.base,
+    query: url.query,
     model: options.model,
     apiKey: options.apiKey,
-    headers: options.headers,
+    headers: withBasicAuthorization(options, url.basicAuthorization),
     apiVersion: options.apiVersion,
   };
   // Without a given preset, each call resolves one for the model it names (OpenAI reasoning models differ).
@@ -119,6 +123,16 @@ function toEndpointSettings(options: ModelClientOptions, provider: ProviderName)
   else if (options.quirks) endpoint.quirks = options.quirks;
   if (options.contextLength !== undefined) endpoint.contextLength = options.contextLength;
   return endpoint;
+}
+
+/** `user:password@` in the base URL is sent as Basic auth, unless a key or an Authorization header is given. */
+function withBasicAuthorization(
+  options: ModelClientOptions,
+  basicAuthorization: string | undefined,
+): Record<string, string> | undefined {
+  if (basicAuthorization === undefined || options.apiKey) return options.headers;
+  const hasOwn = Object.keys(options.headers ?? {}).some((name) => name.toLowerCase() === 'authorization');
+  return hasOwn ? options.headers : { authorization: basicAuthorization, ...options.headers };
 }
 
 function resolveMaxRetries(options: ModelClientOptions): number {

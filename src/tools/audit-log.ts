@@ -1,5 +1,6 @@
 import { appendFile, mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { redactSecrets } from '../core/secrets.js';
 import { redactAuditArguments } from './redact-audit-arguments.js';
 
 /** One tool call as the audit log keeps it (one JSON line). */
@@ -41,7 +42,7 @@ export function createAuditLog(path: string): AuditLog {
     path,
     redact: redactAuditArguments,
     append(entry) {
-      const line = `${JSON.stringify(entry)}\n`;
+      const line = `${redactSecrets(JSON.stringify(entry))}\n`;
       // Appends run one after another, so entries land in call order.
       const written = tail.then(async () => {
         let prefix = '';

@@ -14,6 +14,8 @@ export function createFetchTransport(fetchFunction: FetchFunction): HttpTranspor
           headers: httpRequest.headers,
           body: httpRequest.body,
           signal: httpRequest.signal,
+          // Never followed: a redirect could carry the key to another origin. The model client reports it.
+          redirect: 'manual',
         });
       } catch (error) {
         throw toConnectionError(error, httpRequest.url);

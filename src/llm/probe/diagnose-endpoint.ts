@@ -39,6 +39,14 @@ export async function diagnoseEndpoint(target: DiagnoseTarget): Promise<Endpoint
   if (listing.status === 'unreachable') {
     return fail(base, false, 'unreachable', `cannot connect: ${listing.message}`);
   }
+  if (listing.status === 'redirected') {
+    return fail(
+      base,
+      true,
+      'error',
+      `HTTP ${listing.httpStatus}: the server redirects to ${listing.location}; Spine does not follow redirects (they could carry the key to another origin): set the base URL to where it points`,
+    );
+  }
   if (listing.status === 'auth-failed') {
     return fail(base, true, 'auth-failed', `HTTP ${listing.httpStatus}: check the API key`);
   }

@@ -1,3 +1,10 @@
+import { describeUrl } from '../errors/describe-url.js';
+import {
+  type EndpointUrl,
+  parseEndpointUrl,
+  registerEndpointSecrets,
+  withEndpointQuery,
+} from '../http/endpoint-url.js';
 import type { ApiType, ProviderPreset } from '../providers/presets.js';
 
 /** Where a runner lists its models, and how it answered. */
@@ -6,6 +13,7 @@ export type ModelListing =
   | { status: 'not-listed'; reason: string }
   | { status: 'auth-failed'; httpStatus: number; message: string }
   | { status: 'unreachable'; message: string }
+  | { status: 'redirected'; httpStatus: number; location: string }
   | { status: 'error'; httpStatus: number; message: string };
 
 export interface ListModelsTarget {
@@ -28,15 +36,34 @@ export async function listEndpointModels(target: ListModelsTarget): Promise<Mode
       reason: 'Azure deployments are not listed through the inference endpoint',
     };
   }
-  const url = target.apiType === 'ollama' ? `${target.baseUrl}/api/tags` : `${target.baseUrl}/models`;
+  let endpoint: EndpointUrl;
+  try {
+    endpoint = parseEndpointUrl(target.baseUrl);
+  } catch (error) {
+    return { status: 'unreachable', message: (error as Error).message };
+  }
+  registerEndpointSecrets(target.apiKey, target.headers);
+  const path =
+    target.apiType === 'ollama' ? `${ollamaRoot(endpoint.base)}/api/tags` : `${endpoint.base}/models`;
+  const url = withEndpointQuery(path, endpoint.query);
   let response: Response;
   try {
     response = await fetch(url, {
-      headers: buildHeaders(target),
+      headers: buildHeaders(target, endpoint.basicAuthorization),
       signal: AbortSignal.timeout(target.timeoutMs),
+      // Never followed: a redirect to another origin would carry the key there. Reported instead.
+      redirect: 'manual',
     });
   } catch (error) {
     return { status: 'unreachable', message: describeFetchFailure(error) };
+  }
+  if (response.status >= 300 && response.status < 400) {
+    await response.body?.cancel().catch(() => undefined);
+    return {
+      status: 'redirected',
+      httpStatus: response.status,
+      location: describeUrl(new URL(response.headers.get('location') ?? '', url).toString()),
+    };
   }
   const text = await response.text().catch(() => '');
   if (response.status === 401 || response.status === 403) {
@@ -55,8 +82,17 @@ export function isModelListed(models: readonly string[], modelId: string): boole
   return models.some((name) => name === modelId || withTag(name) === withTag(modelId));
 }
 
-function buildHeaders(target: ListModelsTarget): Record<string, string> {
+/** Ollama's native API lives at the server root; a base URL given with `/v1` or `/api` is trimmed to it. */
+function ollamaRoot(base: string): string {
+  return base.replace(/\/(?:v1|api)$/, '');
+}
+
+function buildHeaders(
+  target: ListModelsTarget,
+  basicAuthorization: string | undefined,
+): Record<string, string> {
   const headers: Record<string, string> = { accept: 'application/json' };
+  if (basicAuthorization !== undefined && !target.apiKey) headers.authorization = basicAuthorization;
   if (target.apiKey && target.preset.authHeader === 'authorization') {
     headers.authorization = `Bearer ${target.apiKey}`;
   }

@@ -5,7 +5,10 @@ import type { ProviderPreset, ProviderQuirks } from './presets.js';
 /** Where and how to reach one model: what a provider adapter needs to build a request. */
 export interface EndpointSettings {
   provider: string;
+  /** Without query, fragment or credentials (see `parseEndpointUrl`). */
   baseUrl: string;
+  /** The base URL's `?query`, added to every request URL. */
+  query?: string;
   model: string;
   apiKey?: string;
   headers?: Record<string, string>;
