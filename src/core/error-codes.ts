@@ -35,6 +35,7 @@ export const toolErrorCodes = [
   'E_PRECONDITION_FAILED',
   'E_UNKNOWN_TOOL',
   'E_TIMEOUT',
+  'E_ABORTED',
   'E_LOCKED',
   'E_PATH_TOO_LONG',
   'E_READ_ONLY_FILESYSTEM',

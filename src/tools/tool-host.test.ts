@@ -116,6 +116,46 @@ describe('createToolHost', () => {
     expect(toolSignal?.aborted).toBe(true);
   });
 
+  it('abandons a tool that ignores a cancel, well before its own timeout', async () => {
+    const host = createToolHost([
+      defineTool({
+        name: 'stubborn',
+        description: '',
+        parameters: { type: 'object' },
+        timeoutMs: 60_000,
+        execute: () => new Promise(() => undefined),
+      }),
+    ]);
+    const cancel = new AbortController();
+    setTimeout(() => cancel.abort(), 10);
+    const result = await host.execute(
+      { id: 'c1', name: 'stubborn', arguments: {} },
+      { ...context, signal: cancel.signal },
+    );
+    expect(result).toMatchObject({ ok: false, error: { code: 'E_ABORTED', details: { abandoned: true } } });
+  });
+
+  it('lets a cancelled tool that stops by itself return its own result', async () => {
+    const host = createToolHost([
+      defineTool({
+        name: 'polite',
+        description: '',
+        parameters: { type: 'object' },
+        execute: (_args, toolContext) =>
+          new Promise((resolve) =>
+            toolContext.signal.addEventListener('abort', () => resolve({ stoppedCleanly: true })),
+          ),
+      }),
+    ]);
+    const cancel = new AbortController();
+    setTimeout(() => cancel.abort(), 10);
+    const result = await host.execute(
+      { id: 'c1', name: 'polite', arguments: {} },
+      { ...context, signal: cancel.signal },
+    );
+    expect(result).toEqual({ ok: true, data: { stoppedCleanly: true } });
+  });
+
   it('passes flat ToolResults through and wraps plain values', async () => {
     const host = createToolHost([
       defineTool({

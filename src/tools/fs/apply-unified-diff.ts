@@ -21,39 +21,96 @@ export function applyUnifiedDiff(text: string, diff: string, display: string): s
   const lines = text.split('\n');
   if (endsWithNewline) lines.pop();
   const output: string[] = [];
+  const index = new LineIndex(lines);
   let cursor = 0;
   let finalNewline = endsWithNewline;
-  hunks.forEach((hunk, index) => {
-    const at = locateHunk(lines, hunk, cursor, index, display);
-    output.push(...lines.slice(cursor, at), ...hunk.newLines);
+  hunks.forEach((hunk, number) => {
+    const at = locateHunk(lines, index, hunk, cursor, number, display);
+    // Loops, not push(...slice): a spread of millions of lines overflows the call stack.
+    for (let line = cursor; line < at; line += 1) output.push(lines[line]!);
+    for (const line of hunk.newLines) output.push(line);
     cursor = at + hunk.oldLines.length;
     if (cursor === lines.length)
       finalNewline = !hunk.newEndsWithoutNewline && (endsWithNewline || hunk.newLines.length > 0);
   });
-  output.push(...lines.slice(cursor));
+  for (let line = cursor; line < lines.length; line += 1) output.push(lines[line]!);
   const joined = output.join('\n');
   return finalNewline && output.length > 0 ? `${joined}\n` : joined;
 }
 
-function locateHunk(lines: string[], hunk: Hunk, cursor: number, index: number, display: string): number {
+/** Where each distinct line occurs, built once per file: a hunk is looked up, not slid along the file. */
+class LineIndex {
+  private positions: Map<string, number[]> | undefined;
+
+  constructor(private readonly lines: readonly string[]) {}
+
+  /** Ascending line numbers holding exactly `text`. */
+  occurrences(text: string): readonly number[] {
+    if (this.positions === undefined) {
+      this.positions = new Map();
+      this.lines.forEach((line, at) => {
+        const list = this.positions!.get(line);
+        if (list === undefined) this.positions!.set(line, [at]);
+        else list.push(at);
+      });
+    }
+    return this.positions.get(text) ?? [];
+  }
+}
+
+function locateHunk(
+  lines: readonly string[],
+  index: LineIndex,
+  hunk: Hunk,
+  cursor: number,
+  number: number,
+  display: string,
+): number {
+  const size = hunk.oldLines.length;
   const matchesAt = (start: number) =>
     start >= cursor &&
-    start + hunk.oldLines.length <= lines.length &&
+    start + size <= lines.length &&
     hunk.oldLines.every((line, offset) => lines[start + offset] === line);
-  const stated = Math.max(0, hunk.oldStart - (hunk.oldLines.length === 0 ? 0 : 1));
+  const stated = Math.max(0, hunk.oldStart - (size === 0 ? 0 : 1));
   if (matchesAt(stated)) return stated;
-  const places: number[] = [];
-  for (let start = cursor; start + hunk.oldLines.length <= lines.length; start += 1) {
-    if (matchesAt(start)) places.push(start);
-  }
+  const places = size === 0 ? [] : findPlaces(index, hunk.oldLines, cursor, matchesAt);
   if (places.length !== 1) {
+    const count = places.length > 1 ? 'more than one place' : size === 0 ? 'no stated place' : 'no place';
     throw fsError(
       'E_PRECONDITION_FAILED',
-      `hunk ${index + 1}: its old lines match ${places.length} places in ${display}; they must match exactly one (read the file again)`,
-      { path: display, hunk: index + 1, occurrences: places.length },
+      `hunk ${number + 1}: its old lines match ${count} in ${display}; they must match exactly one (read the file again)`,
+      { path: display, hunk: number + 1, occurrences: places.length },
     );
   }
   return places[0]!;
+}
+
+/**
+ * Up to two places where the old lines match, found from the occurrences of their rarest line: the cost is
+ * that line's occurrences, not the file's length times the hunk's; two are enough to know it is ambiguous.
+ */
+function findPlaces(
+  index: LineIndex,
+  oldLines: readonly string[],
+  cursor: number,
+  matchesAt: (start: number) => boolean,
+): number[] {
+  let anchor = 0;
+  let anchorPositions = index.occurrences(oldLines[0]!);
+  for (let offset = 1; offset < oldLines.length && anchorPositions.length > 0; offset += 1) {
+    const positions = index.occurrences(oldLines[offset]!);
+    if (positions.length < anchorPositions.length) {
+      anchor = offset;
+      anchorPositions = positions;
+    }
+  }
+  const places: number[] = [];
+  for (const position of anchorPositions) {
+    const start = position - anchor;
+    if (start >= cursor && matchesAt(start)) places.push(start);
+    if (places.length === 2) break;
+  }
+  return places;
 }
 
 function parseHunks(diff: string): Hunk[] {

@@ -1,6 +1,7 @@
 import { closeSync, type Dirent, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
+import { EventLoopPacer } from './event-loop-pacer.js';
 import type { FsContext, FsOperation } from './fs-context.js';
 import { fsError } from './fs-failure.js';
 import { isHiddenEntry } from './hidden-entries.js';
@@ -32,7 +33,7 @@ export function createFsList(context: FsContext): FsOperation {
       '.git and paths ignored by .gitignore are left out.',
     parameters,
     writes: false,
-    run: async (args) => {
+    run: async (args, toolContext) => {
       const { limits } = context;
       const depth = Math.min(
         limits.listDepthMax,
@@ -51,16 +52,27 @@ export function createFsList(context: FsContext): FsOperation {
           ? picomatch(args.glob, { dot: true, basename: !args.glob.includes('/') })
           : undefined;
       const entries: string[] = [];
-      const complete = listFolder(start.folder, '', depth, { entries, limit: limits.listEntries, match });
+      const deadline = Date.now() + limits.searchTimeMs;
+      const state: ListState = {
+        entries,
+        limit: limits.listEntries,
+        match,
+        pacer: new EventLoopPacer(),
+        shouldStop: () => toolContext.signal?.aborted === true || Date.now() > deadline,
+      };
+      const outcome = await listFolder(start.folder, '', depth, state);
       const path = resolved.display;
-      if (complete) return { result: { ok: true, path, entries }, audit: { path } };
+      if (outcome === 'complete') return { result: { ok: true, path, entries }, audit: { path } };
       return {
         result: {
           ok: true,
           path,
           entriesPreview: entries,
           truncated: true,
-          hint: `More than ${limits.listEntries} entries (the list limit): list a subfolder, lower depth, or filter with glob.`,
+          hint:
+            outcome === 'limit'
+              ? `More than ${limits.listEntries} entries (the list limit): list a subfolder, lower depth, or filter with glob.`
+              : `Listing stopped after ${limits.searchTimeMs} ms or on cancel: list a subfolder or lower depth.`,
         },
         audit: { path },
       };
@@ -71,48 +83,64 @@ export function createFsList(context: FsContext): FsOperation {
 interface ListState {
   entries: string[];
   limit: number;
-  match?: (path: string) => boolean;
+  match?: ((path: string) => boolean) | undefined;
+  pacer: EventLoopPacer;
+  /** The time budget is spent or the call was cancelled. */
+  shouldStop(): boolean;
 }
 
-/** Depth-first, name order; closes the folder. Returns false when the limit was reached. */
-function listFolder(folder: SearchFolder, prefix: string, depth: number, state: ListState): boolean {
+type ListOutcome = 'complete' | 'limit' | 'stopped';
+
+/** Depth-first, name order, yielding to the event loop as it goes; closes the folder. */
+async function listFolder(
+  folder: SearchFolder,
+  prefix: string,
+  depth: number,
+  state: ListState,
+): Promise<ListOutcome> {
   try {
     let entries: Dirent[];
     try {
       entries = readdirSync(childPathSync(folder, '.'), { withFileTypes: true });
     } catch {
-      return true;
+      return 'complete';
     }
     entries.sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
     for (const entry of entries) {
+      if (state.pacer.due()) {
+        await state.pacer.yield();
+        if (state.shouldStop()) return 'stopped';
+      }
       const relative = folder.relative === '' ? entry.name : `${folder.relative}/${entry.name}`;
       const isFolder = entry.isDirectory();
       if (isHiddenEntry(folder.hidden, childPathSync(folder, '.'), entry.name, relative, isFolder)) continue;
       if (folder.ignores.isIgnored(relative, isFolder)) continue;
       const shown = `${prefix}${entry.name}${isFolder ? '/' : ''}`;
       if (state.match === undefined || state.match(shown.replace(/\/$/, ''))) {
-        if (state.entries.length >= state.limit) return false;
+        if (state.entries.length >= state.limit) return 'limit';
         state.entries.push(shown);
       }
-      if (isFolder && depth > 1 && !enterAndList(folder, entry.name, relative, `${shown}`, depth - 1, state))
-        return false;
+      if (isFolder && depth > 1) {
+        const inner = await enterAndList(folder, entry.name, relative, shown, depth - 1, state);
+        if (inner !== 'complete') return inner;
+      }
     }
-    return true;
+    return 'complete';
   } finally {
     closeSync(folder.fd);
   }
 }
 
-function enterAndList(
+async function enterAndList(
   parent: SearchFolder,
   name: string,
   relative: string,
   prefix: string,
   depth: number,
   state: ListState,
-) {
+): Promise<ListOutcome> {
   const fd = openFolderSync(parent, name);
-  if (fd === undefined) return true;
+  if (fd === undefined) return 'complete';
   const opened = { fd, realPath: join(parent.realPath, name) };
   const child: SearchFolder = {
     ...opened,

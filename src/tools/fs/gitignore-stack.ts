@@ -1,5 +1,12 @@
 import ignore, { type Ignore } from 'ignore';
 
+/**
+ * Rules read from one .gitignore. Real ones have tens to a few hundred; every rule is tested against every path
+ * walked, so a hostile file of 20,000 rules would stall `fs.list` and `fs.search`. Rules past this are dropped
+ * (files they would hide are then listed: ignore files are a convenience, hidden paths are enforced elsewhere).
+ */
+export const maxRulesPerFile = 1000;
+
 interface Layer {
   /** The folder holding the .gitignore, relative to the mount root ('' for the root). */
   base: string;
@@ -20,7 +27,7 @@ export class GitignoreStack {
   /** A stack with one more folder's .gitignore (unchanged when it has none). */
   withFile(base: string, content: string | undefined): GitignoreStack {
     if (content === undefined || content.trim() === '') return this;
-    return new GitignoreStack([...this.layers, { base, rules: ignore().add(content) }]);
+    return new GitignoreStack([...this.layers, { base, rules: ignore().add(firstRules(content)) }]);
   }
 
   /** `path` relative to the mount root, no leading slash. */
@@ -34,4 +41,15 @@ export class GitignoreStack {
     }
     return ignored;
   }
+}
+
+function firstRules(content: string): string[] {
+  const rules: string[] = [];
+  for (const line of content.split('\n')) {
+    const rule = line.endsWith('\r') ? line.slice(0, -1) : line;
+    if (rule.trim() === '' || rule.startsWith('#')) continue;
+    rules.push(rule);
+    if (rules.length === maxRulesPerFile) break;
+  }
+  return rules;
 }

@@ -10,6 +10,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { isBinaryContent } from './detect-binary.js';
+import { EventLoopPacer } from './event-loop-pacer.js';
 import type { GitignoreStack } from './gitignore-stack.js';
 import { isHiddenEntry } from './hidden-entries.js';
 import type { LineMatcher, SearchHit } from './line-matcher.js';
@@ -48,8 +49,6 @@ export interface SearchProgress {
 const useDescriptorPaths = existsSync('/proc/self/fd');
 const directoryFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 const fileFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-// Work between yields to the event loop, so timeouts and aborts are seen while a large tree is searched.
-const sliceMs = 20;
 
 export function childPathSync(folder: { fd: number; realPath: string }, name: string): string {
   return useDescriptorPaths ? `/proc/self/fd/${folder.fd}/${name}` : join(folder.realPath, name);
@@ -125,13 +124,13 @@ interface Frame {
 export async function searchTree(root: SearchFolder, options: SearchTreeOptions): Promise<SearchProgress> {
   const progress: SearchProgress = { filesScanned: 0, stopped: false };
   const stack: Frame[] = [{ folder: root, pendingFolders: [], filesDone: false }];
-  let sliceStart = Date.now();
+  const pacer = new EventLoopPacer();
   try {
     while (stack.length > 0 && !progress.stopped) {
       const frame = stack.at(-1)!;
       if (!frame.filesDone) {
         frame.filesDone = true;
-        frame.pendingFolders = searchFolderFiles(frame.folder, options, progress);
+        frame.pendingFolders = await searchFolderFiles(frame.folder, options, progress, pacer);
         continue;
       }
       const next = frame.pendingFolders.shift();
@@ -141,10 +140,7 @@ export async function searchTree(root: SearchFolder, options: SearchTreeOptions)
       }
       const child = enterFolder(frame.folder, next);
       if (child !== undefined) stack.push({ folder: child, pendingFolders: [], filesDone: false });
-      if (Date.now() - sliceStart > sliceMs) {
-        await new Promise((resolve) => setImmediate(resolve));
-        sliceStart = Date.now();
-      }
+      if (pacer.due()) await pacer.yield();
     }
   } finally {
     for (const frame of stack) closeSync(frame.folder.fd);
@@ -165,12 +161,13 @@ function enterFolder(parent: SearchFolder, name: string): SearchFolder | undefin
   };
 }
 
-/** Searches the files of one folder; returns its subfolders to enter, in name order. */
-function searchFolderFiles(
+/** Searches the files of one folder (yielding inside it: one folder may hold 100,000 files); returns its subfolders. */
+async function searchFolderFiles(
   folder: SearchFolder,
   options: SearchTreeOptions,
   progress: SearchProgress,
-): string[] {
+  pacer: EventLoopPacer,
+): Promise<string[]> {
   let entries: Dirent[];
   try {
     entries = readdirSync(childPathSync(folder, '.'), { withFileTypes: true });
@@ -181,6 +178,12 @@ function searchFolderFiles(
   const folders: string[] = [];
   for (const entry of entries) {
     if (progress.stopped) break;
+    if (pacer.due()) await pacer.yield();
+    // Checked on every entry, not only before a file is read: a folder of ignored entries costs time too.
+    if (options.shouldStop()) {
+      progress.stopped = true;
+      break;
+    }
     const relative = folder.relative === '' ? entry.name : `${folder.relative}/${entry.name}`;
     const isFolder = entry.isDirectory();
     if (isHiddenEntry(folder.hidden, childPathSync(folder, '.'), entry.name, relative, isFolder)) continue;
@@ -191,10 +194,6 @@ function searchFolderFiles(
     // Symlinks and special files are skipped from the folder listing itself, without an open.
     if (!entry.isFile() || folder.ignores.isIgnored(relative, false)) continue;
     if (options.glob !== undefined && !options.glob(relativeTo(options.startRelative, relative))) continue;
-    if (options.shouldStop()) {
-      progress.stopped = true;
-      break;
-    }
     searchFile(folder, entry.name, `${options.mountName}/${relative}`, options, progress);
   }
   return folders;
