@@ -1,6 +1,7 @@
 import type { Clock } from '../core/deps.js';
 import { SpineError } from '../core/spine-error.js';
 import type { ModelRequest, ModelResponse, StreamEvent } from '../core/types.js';
+import { describeTextBody } from './errors/classify-error-body.js';
 import { describeUrl } from './errors/describe-url.js';
 import { explainHttpFailure } from './errors/explain-failure.js';
 import { withEndpointQuery } from './http/endpoint-url.js';
@@ -26,7 +27,24 @@ export interface AttemptContext {
   /** Each attempt's wait for response headers; 0 disables. */
   firstByteTimeoutMs: number;
   idleTimeoutMs: number;
+  /** Size limits of one response; absent fields take `defaultResponseLimits`. */
+  responseLimits?: Partial<ResponseLimits>;
 }
+
+/** How much of a response Spine reads before it gives up with LLM_RESPONSE_TOO_LARGE. */
+export interface ResponseLimits {
+  /** The whole body, streamed or not (bytes). */
+  responseBytes: number;
+  /** The longest stretch of a stream without one complete event or line (bytes). */
+  eventBytes: number;
+}
+
+// A chat answer of 64 MiB is already far past any model's output; an event of 16 MiB leaves room for a tool
+// call whose arguments carry a whole file. Both are far below what would exhaust a machine's memory.
+export const defaultResponseLimits: Readonly<ResponseLimits> = Object.freeze({
+  responseBytes: 64 * 1024 * 1024,
+  eventBytes: 16 * 1024 * 1024,
+});
 
 /** Error bodies are read for their message only; a runaway one is cut here. */
 const maxErrorBodyBytes = 1 << 20;
@@ -46,6 +64,9 @@ export class ModelCallAttempt {
   private decoderContext: DecoderContext | undefined;
   private normalizer: ResponseStreamNormalizer | undefined;
   private ended = false;
+  private bytesRead = 0;
+  private bytesSinceEvent = 0;
+  private readonly limits: ResponseLimits;
 
   constructor(
     private readonly context: AttemptContext,
@@ -53,6 +74,7 @@ export class ModelCallAttempt {
     private readonly streamed: boolean,
     callDeadline: CallDeadline | undefined,
   ) {
+    this.limits = { ...defaultResponseLimits, ...context.responseLimits };
     this.deadline = new AttemptDeadline({
       clock: context.clock,
       ...(callDeadline !== undefined ? { callDeadline } : {}),
@@ -87,6 +109,19 @@ export class ModelCallAttempt {
       const failure = explainHttpFailure(adapter.classifyHttpError(response.status, bodyText), spec.url);
       throw attachRetryHints(failure, response, clock.now());
     }
+    if (isHtml(response.headers['content-type'])) {
+      // A web page where the API should be (a proxy's login page, a web UI at the root): say so, with its title.
+      const page = describeTextBody(await this.readText(maxErrorBodyBytes));
+      throw new SpineError({
+        code: 'LLM_BAD_RESPONSE',
+        message: `HTTP ${response.status} from POST ${describeUrl(spec.url)}: the server answered with ${page.startsWith('an HTML page') ? page : 'an HTML page instead of an API answer'} (check --base-url: it should be the API root, such as http://127.0.0.1:8080/v1)`,
+        details: {
+          status: response.status,
+          url: describeUrl(spec.url),
+          contentType: response.headers['content-type'],
+        },
+      });
+    }
     if (this.streamed && !isJson(response.headers['content-type'])) {
       this.decoder = adapter.createStreamDecoder(this.decoderContext);
       this.normalizer = new ResponseStreamNormalizer(this.request);
@@ -99,7 +134,8 @@ export class ModelCallAttempt {
     const decoder = this.decoder;
     if (!decoder) {
       this.ended = true;
-      const bodyText = await this.readText(Number.POSITIVE_INFINITY);
+      const bodyText = await this.readText(this.limits.responseBytes + 1);
+      this.checkSize(0);
       const decoded = this.context.adapter.decodeResponse(bodyText, this.decoderContext as DecoderContext);
       return eventsOf(normalizeModelResponse(decoded, this.request));
     }
@@ -111,7 +147,10 @@ export class ModelCallAttempt {
         return normalizer.push(decoder.end());
       }
       this.deadline.touch();
-      const events = normalizer.push(decoder.push(chunk.value));
+      this.bytesRead += chunk.value.length;
+      const decoded = decoder.push(chunk.value);
+      this.checkSize(decoded.length > 0 ? 0 : chunk.value.length);
+      const events = normalizer.push(decoded);
       if (decoder.finished) {
         // [DONE] seen: some proxies keep the socket open after it (RUNNER-QUIRKS §19), so stop reading here.
         this.ended = true;
@@ -139,6 +178,22 @@ export class ModelCallAttempt {
     this.response?.cancel();
   }
 
+  /** Counts what was read; `withoutEvent` is 0 when the chunk completed an event, else its size. */
+  private checkSize(withoutEvent: number): void {
+    this.bytesSinceEvent = withoutEvent === 0 ? 0 : this.bytesSinceEvent + withoutEvent;
+    const overBody = this.bytesRead > this.limits.responseBytes;
+    if (!overBody && this.bytesSinceEvent <= this.limits.eventBytes) return;
+    this.response?.cancel();
+    const [what, limit] = overBody
+      ? ['the response body', this.limits.responseBytes]
+      : ['one event of the stream', this.limits.eventBytes];
+    throw new SpineError({
+      code: 'LLM_RESPONSE_TOO_LARGE',
+      message: `${what} is larger than the limit of ${limit} bytes; reading stopped (raise responseLimits if this runner really sends that much)`,
+      details: { limitBytes: limit, readBytes: this.bytesRead },
+    });
+  }
+
   private async readText(limit: number): Promise<string> {
     const parts: Uint8Array[] = [];
     let size = 0;
@@ -149,10 +204,15 @@ export class ModelCallAttempt {
       this.deadline.touch();
       parts.push(chunk.value);
       size += chunk.value.length;
+      this.bytesRead += chunk.value.length;
     }
     this.ended = true;
     return Buffer.concat(parts, Math.min(size, limit)).toString('utf8');
   }
+}
+
+function isHtml(contentType: string | undefined): boolean {
+  return contentType?.toLowerCase().includes('text/html') === true;
 }
 
 function isJson(contentType: string | undefined): boolean {

@@ -3,6 +3,7 @@ import type { ModelClient, RetryInfo } from '../core/types.js';
 import { parseEndpointUrl, registerEndpointSecrets } from './http/endpoint-url.js';
 import { createFetchTransport, type FetchFunction } from './http/fetch-transport.js';
 import { createUndiciTransport } from './http/undici-transport.js';
+import type { ResponseLimits } from './model-call-attempt.js';
 import type { ApiType, ProviderName, ProviderPreset, ProviderQuirks } from './providers/presets.js';
 import type { EndpointSettings } from './providers/provider-adapter.js';
 import { parseProviderName } from './providers/resolve-endpoint-preset.js';
@@ -42,6 +43,11 @@ export interface ModelClientOptions {
   firstByteTimeoutMs?: number;
   /** Longest silence between body chunks once headers arrived (default 30 s; 0 disables). */
   idleTimeoutMs?: number;
+  /**
+   * Size limits of one response: `responseBytes` for the whole body (default 64 MiB), `eventBytes` for the
+   * longest stretch of a stream without a complete event (default 16 MiB). Past either: LLM_RESPONSE_TOO_LARGE.
+   */
+  responseLimits?: Partial<ResponseLimits>;
   /** Retries after the first attempt (default 2). Wins over `retry.maxRetries`. */
   maxRetries?: number;
   retry?: Partial<RetryOptions>;
@@ -84,6 +90,7 @@ export function createModelClient(
     timeoutMs: options.timeoutMs ?? defaultTimeouts.timeoutMs,
     firstByteTimeoutMs: options.firstByteTimeoutMs ?? defaultTimeouts.firstByteTimeoutMs,
     idleTimeoutMs: options.idleTimeoutMs ?? defaultTimeouts.idleTimeoutMs,
+    ...(options.responseLimits !== undefined ? { responseLimits: options.responseLimits } : {}),
     retry: { ...defaultRetryOptions, ...options.retry, maxRetries: resolveMaxRetries(options) },
     onRetry: options.onRetry,
   };

@@ -82,7 +82,7 @@ function describeBody(body: unknown): string {
 }
 
 /** An HTML page (a proxy's or a web server's 404) is named by its title, not dumped as markup. */
-function describeTextBody(text: string): string {
+export function describeTextBody(text: string): string {
   if (!/^\s*(<!doctype html|<html)/i.test(text)) return text;
   const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim();
   return `an HTML page${title ? ` ("${title}")` : ''} instead of an API answer`;

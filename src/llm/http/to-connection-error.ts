@@ -11,6 +11,15 @@ export function toConnectionError(error: unknown, url: string): SpineError {
   const code = findErrorCode(error);
   const message = describe(error);
   const shownUrl = describeUrl(url);
+  if (code?.startsWith('Z_') || code?.startsWith('ERR_BROTLI') || code?.startsWith('ERR__ERROR_FORMAT')) {
+    return new SpineError({
+      code: 'LLM_BAD_RESPONSE',
+      message: `the compressed response from ${shownUrl} could not be decoded: ${message}`,
+      retryable: true,
+      details: { url: shownUrl, zlibCode: code },
+      cause: error,
+    });
+  }
   const failure = new SpineError({
     code: 'LLM_CONNECTION',
     message: `connection to ${shownUrl} failed: ${message}${code && !message.includes(code) ? ` (${code})` : ''}`,

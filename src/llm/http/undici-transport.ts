@@ -1,4 +1,8 @@
+import type { Readable, Transform } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Agent, type Dispatcher, request } from 'undici';
+import { SpineError } from '../../core/spine-error.js';
+import { describeUrl } from '../errors/describe-url.js';
 import type { HttpRequest, HttpResponse, HttpTransport } from './http-transport.js';
 import { toConnectionError } from './to-connection-error.js';
 
@@ -9,9 +13,21 @@ let sharedAgent: Agent | undefined;
  * header and body timeouts are off: the model client enforces first-byte, idle and total deadlines itself.
  */
 function getSharedAgent(): Agent {
-  sharedAgent ??= new Agent({ headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 4_000 });
+  sharedAgent ??= new Agent({
+    headersTimeout: 0,
+    bodyTimeout: 0,
+    keepAliveTimeout: 4_000,
+    connections: maxConnectionsPerOrigin,
+  });
   return sharedAgent;
 }
+
+/**
+ * Open connections to one runner at most; further calls wait for a free one. Without a cap, 1,500 concurrent
+ * calls opened 1,500 sockets and a third of them failed with EMFILE under the usual 1,024 open files; no
+ * runner serves that many requests at once anyway (llama-server has a few slots, vLLM queues internally).
+ */
+export const maxConnectionsPerOrigin = 128;
 
 /** The default transport: undici's `request`, much cheaper per chunk than `fetch`. */
 export function createUndiciTransport(dispatcher?: Dispatcher): HttpTransport {
@@ -29,14 +45,17 @@ export function createUndiciTransport(dispatcher?: Dispatcher): HttpTransport {
       } catch (error) {
         throw toConnectionError(error, httpRequest.url);
       }
-      const body = response.body;
+      const raw = response.body;
+      const headers = flattenHeaders(response.headers);
+      const body = decodeContentEncoding(raw, headers, httpRequest.url);
       return {
         status: response.statusCode,
-        headers: flattenHeaders(response.headers),
+        headers,
         body: readBody(body, httpRequest.url),
         cancel: () => {
           // Destroying a body that already ended is a no-op, so the connection goes back to the pool.
-          if (!body.destroyed) body.destroy();
+          if (!raw.destroyed) raw.destroy();
+          if (body !== raw && !body.destroyed) body.destroy();
         },
       };
     },
@@ -57,6 +76,40 @@ function readBody(body: AsyncIterable<Uint8Array>, url: string): AsyncIterable<U
       };
     },
   };
+}
+
+const decoders: Record<string, () => Transform> = {
+  gzip: () => createGunzip(),
+  'x-gzip': () => createGunzip(),
+  deflate: () => createInflate(),
+  br: () => createBrotliDecompress(),
+};
+
+/**
+ * A body as its bytes: gzip, deflate and br (which a proxy may apply even unasked) are decoded, and the
+ * `content-encoding` header removed so that nothing downstream decodes twice. Another encoding is an error
+ * that names it, rather than compressed bytes read as text.
+ */
+function decodeContentEncoding(raw: Readable, headers: Record<string, string>, url: string): Readable {
+  const encoding = headers['content-encoding']?.trim().toLowerCase();
+  if (encoding === undefined || encoding === '' || encoding === 'identity') return raw;
+  const decoder = decoders[encoding];
+  if (decoder === undefined) {
+    // Nobody will read this body: its abort error has no one to go to.
+    raw.on('error', () => undefined);
+    raw.destroy();
+    throw new SpineError({
+      code: 'LLM_BAD_RESPONSE',
+      message: `the response from ${describeUrl(url)} is compressed with "${encoding}", which Spine cannot decode (gzip, deflate and br are decoded): turn compression off in the proxy`,
+      details: { contentEncoding: encoding },
+    });
+  }
+  delete headers['content-encoding'];
+  delete headers['content-length'];
+  const decoded = decoder();
+  raw.on('error', (error) => decoded.destroy(error));
+  decoded.on('error', () => raw.destroy());
+  return raw.pipe(decoded);
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {

@@ -1,3 +1,5 @@
+import { TextBuffer } from '../stream/text-buffer.js';
+
 const openTag = '<think>';
 const closeTag = '</think>';
 
@@ -28,8 +30,8 @@ export class ThinkSplitter {
   private readonly output: ThinkSplitOutput = { text: '', reasoning: '' };
   private mode: Mode;
   private held = '';
-  private textTotal = '';
-  private reasoningTotal = '';
+  private textTotal = new TextBuffer();
+  private readonly reasoningTotal = new TextBuffer();
   private openedByTemplate = false;
   private unclosedAtEnd = false;
 
@@ -39,12 +41,12 @@ export class ThinkSplitter {
 
   /** All text so far (never think text). */
   get text(): string {
-    return this.textTotal;
+    return this.textTotal.toString();
   }
 
   /** All reasoning so far. */
   get reasoning(): string {
-    return this.reasoningTotal;
+    return this.reasoningTotal.toString();
   }
 
   /** True when the content began inside a block the template opened (only `</think>` appeared). */
@@ -145,8 +147,8 @@ export class ThinkSplitter {
     }
     if (closeIndex !== -1) {
       this.openedByTemplate = true;
-      this.reasoningTotal += this.textTotal;
-      this.textTotal = '';
+      this.reasoningTotal.append(this.textTotal.toString());
+      this.textTotal = new TextBuffer();
       this.emitReasoning(input.slice(0, closeIndex));
       this.mode = 'after-think';
       return input.slice(closeIndex + closeTag.length);
@@ -164,13 +166,13 @@ export class ThinkSplitter {
   private emitText(text: string): void {
     if (text === '') return;
     this.output.text += text;
-    this.textTotal += text;
+    this.textTotal.append(text);
   }
 
   private emitReasoning(text: string): void {
     if (text === '') return;
     this.output.reasoning += text;
-    this.reasoningTotal += text;
+    this.reasoningTotal.append(text);
   }
 }
 

@@ -1,4 +1,5 @@
 import { createParser, type EventSourceParser, type ParseError } from 'eventsource-parser';
+import { SpineError } from '../../core/spine-error.js';
 
 /** One dispatched server-sent event. `event` is undefined for the default (`message`) type. */
 export interface SseMessage {
@@ -20,6 +21,8 @@ export class SseDecoder {
   private readonly textDecoder = new TextDecoder('utf-8');
   private readonly parser: EventSourceParser;
   private pending: SseMessage[] = [];
+  /** The last few characters fed: whether the body stopped on an event boundary. */
+  private tail = '';
 
   constructor() {
     this.parser = createParser({
@@ -34,19 +37,34 @@ export class SseDecoder {
   /** Feeds raw bytes; returns the events completed by them. */
   push(chunk: Uint8Array): readonly SseMessage[] {
     const text = this.textDecoder.decode(chunk, { stream: true });
-    if (text !== '') this.parser.feed(text);
+    if (text !== '') {
+      this.parser.feed(text);
+      this.tail = text.length >= 4 ? text.slice(-4) : (this.tail + text).slice(-4);
+    }
     return this.takePending();
   }
 
   /**
    * End of body: decodes any trailing bytes and dispatches a last event left without its blank line
-   * (llama-server ends with `data: [DONE]` and no blank line, RUNNER-QUIRKS §20).
+   * (llama-server ends with `data: [DONE]` and no blank line, RUNNER-QUIRKS §20). A last event that is neither
+   * `[DONE]` nor whole JSON was cut by a dropped connection: that is `LLM_CONNECTION`, not a malformed answer.
    */
   flush(): readonly SseMessage[] {
     const text = this.textDecoder.decode();
+    const tail = (this.tail + text).slice(-4);
+    const onBoundary = tail === '' || /(?:\n\n|\r\r|\r\n\r\n)$/.test(tail);
     // Two line ends close an unterminated line (a trailing CR becomes CRLF) and then dispatch the event.
     this.parser.feed(`${text}\n\n`);
-    return this.takePending();
+    const messages = this.takePending();
+    const last = messages.at(-1);
+    if (!onBoundary && last !== undefined && last.data !== '[DONE]' && !isWholeJson(last.data)) {
+      throw new SpineError({
+        code: 'LLM_CONNECTION',
+        message: `the connection closed in the middle of an event (${last.data.length} characters of it arrived)`,
+        details: { partialEvent: last.data.slice(0, 200) },
+      });
+    }
+    return messages;
   }
 
   private takePending(): readonly SseMessage[] {
@@ -54,6 +72,15 @@ export class SseDecoder {
     const messages = this.pending;
     this.pending = [];
     return messages;
+  }
+}
+
+function isWholeJson(data: string): boolean {
+  try {
+    JSON.parse(data);
+    return true;
+  } catch {
+    return false;
   }
 }
 

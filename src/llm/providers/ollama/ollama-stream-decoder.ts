@@ -3,6 +3,7 @@ import type { StreamEvent } from '../../../core/types.js';
 import type { RawWireToolCall } from '../../normalize/normalize-tool-calls.js';
 import { isRecord } from '../../normalize/repair/parse-tool-arguments.js';
 import { ThinkSplitter } from '../../normalize/think-splitter.js';
+import { TextBuffer } from '../../stream/text-buffer.js';
 import type { DecoderContext, StreamDecoder } from '../provider-adapter.js';
 import { assembleOllamaResponse } from './assemble-ollama-response.js';
 import { classifyOllamaErrorBody } from './classify-ollama-error.js';
@@ -21,7 +22,7 @@ export class OllamaStreamDecoder implements StreamDecoder {
   private readonly lines = new NdjsonDecoder();
   private readonly splitter = new ThinkSplitter();
   private readonly rawCalls: RawWireToolCall[] = [];
-  private thinking = '';
+  private readonly thinking = new TextBuffer();
   private model: string | null = null;
   private final: Record<string, unknown> | undefined;
   private emitted = false;
@@ -60,7 +61,7 @@ export class OllamaStreamDecoder implements StreamDecoder {
     this.emitSplit(tail.reasoning, tail.text, events);
     const response = assembleOllamaResponse({
       splitter: this.splitter,
-      thinking: this.thinking,
+      thinking: this.thinking.toString(),
       rawCalls: this.rawCalls,
       final,
       model: this.model,
@@ -102,7 +103,7 @@ export class OllamaStreamDecoder implements StreamDecoder {
 
   private readMessage(message: Record<string, unknown>, events: StreamEvent[]): void {
     if (typeof message.thinking === 'string' && message.thinking !== '') {
-      this.thinking += message.thinking;
+      this.thinking.append(message.thinking);
       this.emitSplit(message.thinking, '', events);
     }
     if (typeof message.content === 'string' && message.content !== '') {

@@ -4,6 +4,7 @@ import { classifyErrorBody } from '../../errors/classify-error-body.js';
 import { hasUsage } from '../../normalize/map-usage.js';
 import { ThinkSplitter } from '../../normalize/think-splitter.js';
 import { SseDecoder, type SseMessage } from '../../stream/sse-decoder.js';
+import { TextBuffer } from '../../stream/text-buffer.js';
 import { ToolCallAccumulator } from '../../stream/tool-call-accumulator.js';
 import { assembleChatResponse } from './assemble-chat-response.js';
 import {
@@ -31,7 +32,7 @@ export class ChatStreamDecoder {
   private readonly sse = new SseDecoder();
   private readonly splitter = new ThinkSplitter();
   private readonly toolCalls = new ToolCallAccumulator();
-  private fieldReasoning = '';
+  private readonly fieldReasoning = new TextBuffer();
   private hasReasoningContent = false;
   private wireFinishReason: unknown = null;
   private wireUsage: unknown;
@@ -86,7 +87,7 @@ export class ChatStreamDecoder {
     this.pushSplit(this.splitter.flush(), events);
     const response = assembleChatResponse({
       splitter: this.splitter,
-      fieldReasoning: this.fieldReasoning,
+      fieldReasoning: this.fieldReasoning.toString(),
       hasReasoningContent: this.hasReasoningContent,
       rawCalls: this.toolCalls.toRawCalls(),
       wireFinishReason: this.wireFinishReason,
@@ -153,7 +154,7 @@ export class ChatStreamDecoder {
   private handleDelta(delta: WireRecord, events: StreamEvent[]): void {
     const reasoning = readReasoningField(delta);
     if (reasoning !== undefined) {
-      this.fieldReasoning += reasoning.text;
+      this.fieldReasoning.append(reasoning.text);
       if (reasoning.field === 'reasoning_content') this.hasReasoningContent = true;
       events.push({ type: 'reasoning-delta', text: reasoning.text });
       this.emittedContent = true;

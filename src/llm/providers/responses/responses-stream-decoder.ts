@@ -2,6 +2,7 @@ import { SpineError } from '../../../core/spine-error.js';
 import type { StreamEvent } from '../../../core/types.js';
 import { isRecord } from '../../normalize/repair/parse-tool-arguments.js';
 import { SseDecoder, type SseMessage } from '../../stream/sse-decoder.js';
+import { TextBuffer } from '../../stream/text-buffer.js';
 import type { DecoderContext, StreamDecoder } from '../provider-adapter.js';
 import { assembleResponsesResponse } from './assemble-responses-response.js';
 import { type ResponsesOutput, readResponsesOutput } from './read-responses-output.js';
@@ -18,8 +19,8 @@ import { toResponsesFailure } from './to-responses-failure.js';
 export class ResponsesStreamDecoder implements StreamDecoder {
   private readonly sse = new SseDecoder();
   private readonly calls = new ResponsesCallTracker();
-  private text = '';
-  private reasoning = '';
+  private readonly text = new TextBuffer();
+  private readonly reasoning = new TextBuffer();
   private final: Record<string, unknown> | undefined;
   private emitted = false;
   private failure: SpineError | undefined;
@@ -138,14 +139,14 @@ export class ResponsesStreamDecoder implements StreamDecoder {
 
   private addText(delta: unknown, events: StreamEvent[]): void {
     if (typeof delta !== 'string' || delta === '') return;
-    this.text += delta;
+    this.text.append(delta);
     this.emitted = true;
     events.push({ type: 'text-delta', text: delta });
   }
 
   private addReasoning(delta: unknown, events: StreamEvent[]): void {
     if (typeof delta !== 'string' || delta === '') return;
-    this.reasoning += delta;
+    this.reasoning.append(delta);
     this.emitted = true;
     events.push({ type: 'reasoning-delta', text: delta });
   }
@@ -155,8 +156,12 @@ export class ResponsesStreamDecoder implements StreamDecoder {
    * final response's `output`, and its text is still delivered as events.
    */
   private collectOutput(final: Record<string, unknown>, events: StreamEvent[]): ResponsesOutput {
-    if (this.text !== '' || this.reasoning !== '' || this.calls.size > 0) {
-      return { text: this.text, reasoning: this.reasoning, calls: this.calls.toRawCalls() };
+    if (this.text.length > 0 || this.reasoning.length > 0 || this.calls.size > 0) {
+      return {
+        text: this.text.toString(),
+        reasoning: this.reasoning.toString(),
+        calls: this.calls.toRawCalls(),
+      };
     }
     const output = readResponsesOutput(final.output);
     if (output.reasoning !== '') this.addReasoning(output.reasoning, events);
