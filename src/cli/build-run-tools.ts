@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { toolResultsFolder } from '../engine/cap-tool-result.js';
 import { turnRecordsFileName } from '../engine/turn-records.js';
 import { createAuditLog } from '../tools/audit-log.js';
 import type { ToolDefinition } from '../tools/define-tool.js';
@@ -51,6 +52,7 @@ export function buildRunTools(options: RunToolsOptions): RunTools {
       join(options.runDir, conversationFileName),
       join(options.runDir, runFolderMarker),
     ],
+    readOnlyFolders: [join(options.runDir, toolResultsFolder)],
   });
   return {
     host: createToolHost([fileTools, options.extraTools]),

@@ -40,6 +40,8 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
     projectRoot: settings.project,
     onEvent: options.onEvent,
     newRunId: () => runId,
+    // The run folder is @state to the tools: a capped tool result names where its whole text is.
+    toolResults: { runFolderMount: '@state' },
     ...(settings.maxTurns !== undefined ? { maxTurns: settings.maxTurns } : {}),
     ...(options.completeOnAnswer ? { isComplete: () => true } : {}),
   });

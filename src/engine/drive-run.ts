@@ -1,6 +1,7 @@
 import { SpineError } from '../core/spine-error.js';
 import type { AssistantMessage, ModelResponse, ToolSpec } from '../core/types.js';
 import { callModelWithTrim } from './call-model-with-trim.js';
+import { capToolMessage, resolveToolResultMaxBytes } from './cap-tool-result.js';
 import type { EngineEvent } from './engine-events.js';
 import type { EngineError, EngineOptions, EngineResult, RunPhase } from './engine-types.js';
 import { estimateToolsTokens } from './estimate-message-tokens.js';
@@ -157,7 +158,19 @@ async function settleResponse(
     turnId,
     emit: context.emit,
   });
-  state.history.append(...settled.map((entry) => entry.message));
+  const maxBytes = resolveToolResultMaxBytes(options.toolResults, options.history?.contextLength);
+  const messages = await Promise.all(
+    settled.map((entry) =>
+      capToolMessage(
+        entry.message,
+        entry.run.result.ok,
+        maxBytes,
+        options.runDir,
+        options.toolResults?.runFolderMount,
+      ),
+    ),
+  );
+  state.history.append(...messages);
   const toolRuns = settled.map((entry) => entry.run);
   if (signal.aborted) return { stop: failedStop(abortedError(signal.reason)), toolRuns };
   for (const run of toolRuns) {

@@ -1,5 +1,6 @@
 import type { ChatMessage, ModelClient, ModelRequest, ToolChoice } from '../core/types.js';
 import type { ToolHost } from '../tools/tool-host.js';
+import type { ToolResultLimit } from './cap-tool-result.js';
 import type { EngineEvent } from './engine-events.js';
 import type { HistoryOptions } from './history.js';
 
@@ -54,6 +55,8 @@ export interface EngineOptions {
   /** Decides Completed versus WaitingUser when the model answers without tool calls (default: never complete). */
   isComplete?: (state: CompletionState) => boolean;
   history?: HistoryOptions;
+  /** How much of one tool result is sent to the model; the rest is kept in the run folder. */
+  toolResults?: ToolResultLimit;
   /** The agent's tool allowlist (exact names or `fs.*`-style globs). */
   allowTools?: string[];
   /** Handed to every tool as `projectRoot` (default `process.cwd()`). */

@@ -29,9 +29,10 @@ export interface RunToolCallsOptions {
 }
 
 /**
- * Runs one assistant message's tool calls and returns one run per call, in call order. A started tool is
- * always awaited, cancelled or not (a file write is never cut in half); calls not yet started when the run
- * is cancelled are answered `ENGINE_ABORTED` without running, so every `tool_call_id` still gets its message.
+ * Runs one assistant message's tool calls and returns one run per call, in call order. A started tool is told
+ * of a cancel and given a moment to stop by itself (a file write finishes its rename); one that ignores it is
+ * abandoned with `E_ABORTED` (see `runToolWithTimeout`). Calls not yet started when the run is cancelled are
+ * answered `ENGINE_ABORTED` without running, so every `tool_call_id` still gets its message.
  */
 export async function runToolCalls(options: RunToolCallsOptions): Promise<SettledToolRun[]> {
   if (options.parallel) return Promise.all(options.calls.map((call) => runOneCall(call, options)));

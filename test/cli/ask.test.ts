@@ -104,6 +104,44 @@ describe('spine ask', () => {
     expect(existsSync(path.join(project, '.spine'))).toBe(false);
   });
 
+  it('sends a preview of a huge tool result and keeps the whole of it, read-only, in the run folder', async () => {
+    await writeFile(
+      path.join(project, 'huge.mjs'),
+      [
+        'export default [{',
+        "  name: 'dump',",
+        "  description: 'Returns a lot.',",
+        "  parameters: { type: 'object', properties: {} },",
+        "  execute: () => ({ text: 'x'.repeat(1024 * 1024) + 'END' }),",
+        '}];',
+        '',
+      ].join('\n'),
+    );
+    runner.enqueue(
+      toolCallTurn('dump', {}),
+      toolCallTurn('fs_write', { path: '@state/tool-results/call_1.json', content: 'forged' }, 'call_2'),
+      answerTurn('Seen.'),
+    );
+    const run = await runCli(['ask', 'Dump', ...endpoint(), '--tools-module', 'huge.mjs', '--json'], {
+      cwd: project,
+    });
+    expect(run.code).toBe(0);
+    const [, second, third] = requestsOfThisRun();
+    const sent = sentToolResults(second)[0] as Record<string, unknown>;
+    expect(sent).toMatchObject({ ok: true, truncated: true, savedAs: '@state/tool-results/call_1.json' });
+    expect(String(sent.hint)).toMatch(/over the 131072-byte limit/);
+    expect(JSON.stringify(sent).length).toBeLessThan(16 * 1024);
+    expect(sentToolResults(third).at(-1)).toMatchObject({
+      ok: false,
+      error: { code: 'E_SANDBOX_VIOLATION' },
+    });
+    const saved = await readFile(
+      path.join(JSON.parse(run.stdout).runDir, 'tool-results', 'call_1.json'),
+      'utf8',
+    );
+    expect(JSON.parse(saved).data.text.endsWith('END')).toBe(true);
+  });
+
   it('calls a tool from --tools-module', async () => {
     const moduleFile = path.join(project, 'tools.mjs');
     await writeFile(

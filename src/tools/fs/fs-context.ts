@@ -11,6 +11,8 @@ export interface FsContext {
   allowHardLinkReads: boolean;
   /** Real paths no tool may write (the audit log). */
   protectedPaths: ReadonlySet<string>;
+  /** Real paths of folders inside which no tool may write (a run's saved tool results). */
+  protectedFolders: readonly string[];
 }
 
 /** What a write adds to its audit entry beside the result. */

@@ -39,6 +39,8 @@ export interface FsToolsOptions {
    * host itself keeps in a writable mount, such as a run's `turns.jsonl`. Absolute paths; they need not exist.
    */
   readOnlyFiles?: string[];
+  /** Folders whose files the tools may read but never write (a run's `tool-results/`). Absolute paths. */
+  readOnlyFolders?: string[];
   clock?: Clock;
 }
 
@@ -60,6 +62,7 @@ export function fsTools(options: FsToolsOptions): ToolDefinition[] {
     mounts,
     limits: resolveFsLimits(options.limits),
     allowHardLinkReads: options.allowHardLinkReads ?? false,
+    protectedFolders: (options.readOnlyFolders ?? []).map(realTarget),
     protectedPaths: new Set(
       [...(audit === undefined ? [] : [audit.path]), ...(options.readOnlyFiles ?? [])].map(realTarget),
     ),

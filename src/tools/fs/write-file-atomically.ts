@@ -4,6 +4,7 @@ import { open, rename, unlink } from 'node:fs/promises';
 import type { FsContext } from './fs-context.js';
 import { fsError, sandboxViolation } from './fs-failure.js';
 import type { ResolvedPath } from './resolve-mount-path.js';
+import { isInside } from './resolve-mount-path.js';
 import {
   childPath,
   hardLinkViolation,
@@ -63,7 +64,8 @@ function checkWritable(context: FsContext, resolved: ResolvedPath): void {
     throw sandboxViolation(display, 'read-only-mount', `${mount.name} is read-only`, { mount: mount.name });
   }
   // A model writing .git/hooks or .git/config could run code outside the sandbox; the audit log must not be forged.
-  if (realSegments.includes('.git') || context.protectedPaths.has(resolved.realPath)) {
+  const inProtectedFolder = context.protectedFolders.some((folder) => isInside(folder, resolved.realPath));
+  if (realSegments.includes('.git') || context.protectedPaths.has(resolved.realPath) || inProtectedFolder) {
     throw sandboxViolation(display, 'protected-path', 'this path may not be written');
   }
   if (realSegments.length === 0) {
