@@ -1,4 +1,4 @@
-import { type Document, isAlias, isMap, isScalar, isSeq, type LineCounter, type Node } from 'yaml';
+import { type Document, isAlias, isMap, isScalar, isSeq, type LineCounter, type Node, visit } from 'yaml';
 import { type ConfigProblem, suggestClosest } from './config-error.js';
 import type { ValueRule } from './config-schema.js';
 
@@ -17,21 +17,52 @@ export function checkConfigNode(
   lineCounter: LineCounter,
 ): CheckedConfig {
   const checker = new ConfigNodeChecker(document, lineCounter);
-  const value = checker.check(document.contents, rule, '', 1);
-  return { value, problems: checker.problems, lines: checker.lines };
+  try {
+    const value = checker.check(document.contents, rule, '', 1);
+    return { value, problems: checker.problems, lines: checker.lines };
+  } catch (error) {
+    if (!(error instanceof TooManyNodes)) throw error;
+    const problem = {
+      line: 1,
+      path: '',
+      message: `the file expands to more than ${maxConfigNodeVisits} values through its aliases (*name); write the values out`,
+    };
+    return { value: undefined, problems: [...checker.problems.slice(0, 20), problem], lines: checker.lines };
+  }
 }
+
+/**
+ * Nodes the check may visit, aliases followed: a config is a few hundred. An alias fan-out (`&a [*b, *b, …]`
+ * nested a few levels, the "billion laughs") would otherwise make a 24 KB file cost minutes and gigabytes.
+ */
+export const maxConfigNodeVisits = 100_000;
 
 class ConfigNodeChecker {
   readonly problems: ConfigProblem[] = [];
   readonly lines: Record<string, number> = {};
+  /** Anchors by name, collected once: yaml's own `Alias.resolve` searches the whole document per alias. */
+  private readonly anchors = new Map<string, Node>();
+  private visits = 0;
 
   constructor(
-    private readonly document: Document,
+    document: Document,
     private readonly lineCounter: LineCounter,
-  ) {}
+  ) {
+    visit(document, (_key, node) => {
+      const anchor = (node as { anchor?: unknown }).anchor;
+      if (typeof anchor === 'string' && !isAlias(node)) this.anchors.set(anchor, node as Node);
+    });
+  }
+
+  /** The node itself, or the one an alias names; counts every visit against `maxConfigNodeVisits`. */
+  private deref(raw: unknown): Node | null | undefined {
+    this.visits += 1;
+    if (this.visits > maxConfigNodeVisits) throw new TooManyNodes();
+    return isAlias(raw) ? this.anchors.get(raw.source) : (raw as Node | null);
+  }
 
   check(raw: unknown, rule: ValueRule, path: string, keyLine: number): unknown {
-    const node = isAlias(raw) ? (raw.resolve(this.document) as Node | undefined) : (raw as Node | null);
+    const node = this.deref(raw);
     const line = node?.range ? this.lineAt(node.range[0]) : keyLine;
     if (rule.kind === 'map') return this.checkMap(node, rule, path, line, keyLine);
     if (rule.kind === 'record') return this.checkRecord(node, rule, path, line);
@@ -106,7 +137,8 @@ class ConfigNodeChecker {
     if (!entries) return undefined;
     const result: Record<string, string> = {};
     for (const entry of entries) {
-      const value = isScalar(entry.value) ? entry.value.value : undefined;
+      const valueNode = this.deref(entry.value);
+      const value = isScalar(valueNode) ? valueNode.value : undefined;
       if (typeof value === 'string') result[entry.key] = value;
       else this.report(entry.line, entry.path, 'must be a string');
     }
@@ -120,8 +152,9 @@ class ConfigNodeChecker {
       return undefined;
     }
     const entries: { key: string; path: string; line: number; value: unknown }[] = [];
+    const firstLines = new Map<string, number>();
     for (const pair of node.items) {
-      const keyNode = pair.key as Node | null;
+      const keyNode = this.deref(pair.key);
       const keyLine = keyNode?.range ? this.lineAt(keyNode.range[0]) : line;
       const key = isScalar(keyNode) ? keyNode.value : undefined;
       if (typeof key !== 'string' && typeof key !== 'number') {
@@ -129,6 +162,13 @@ class ConfigNodeChecker {
         continue;
       }
       const entryPath = join(path, String(key));
+      // Checked here with a Map: yaml's own uniqueKeys check compares every key with every other one.
+      const first = firstLines.get(String(key));
+      if (first !== undefined) {
+        this.report(keyLine, entryPath, `duplicate key (first on line ${first})`);
+        continue;
+      }
+      firstLines.set(String(key), keyLine);
       this.lines[entryPath] = keyLine;
       entries.push({ key: String(key), path: entryPath, line: keyLine, value: pair.value });
     }
@@ -187,6 +227,8 @@ function renderChoice(value: string | boolean | null): string {
   if (value === '') return '""';
   return String(value);
 }
+
+class TooManyNodes extends Error {}
 
 function join(path: string, key: string): string {
   return path === '' ? key : `${path}.${key}`;

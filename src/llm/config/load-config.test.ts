@@ -55,3 +55,17 @@ describe('findConfigFile and loadConfig', () => {
     expect(SpineError.is(error) && error.message).toBe(`${missing}: cannot read the config file (ENOENT)`);
   });
 });
+
+it('a config file of many megabytes is refused without being read whole', async () => {
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'spine-big-config-'));
+  try {
+    const file = path.join(folder, 'spine.yaml');
+    await writeFile(file, `# ${'x'.repeat(8 * 1024 * 1024)}\n`);
+    await expect(loadConfig(file)).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+      message: expect.stringMatching(/8388611 bytes, over the limit/),
+    });
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+});

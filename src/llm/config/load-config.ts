@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { SpineError } from '../../core/spine-error.js';
-import { parseConfig } from './parse-config.js';
+import { configTooLarge, maxConfigChars, parseConfig } from './parse-config.js';
 import type { SpineConfig } from './spine-config.js';
 
 /** Where a config is looked for in a folder, in order. */
@@ -28,8 +28,11 @@ export async function findConfigFile(cwd: string): Promise<string | undefined> {
 /** Reads and validates a config file; errors name the file as given (relative paths stay relative). */
 export async function loadConfig(file: string): Promise<SpineConfig> {
   let text: string;
+  let size: number;
   try {
-    text = await readFile(file, 'utf8');
+    size = (await stat(file)).size;
+    // Refused before it is read: reading a huge file whole would already cost its size in memory.
+    text = size > maxConfigChars * 4 ? '' : await readFile(file, 'utf8');
   } catch (error) {
     throw new SpineError({
       code: 'CONFIG_INVALID',
@@ -38,6 +41,7 @@ export async function loadConfig(file: string): Promise<SpineConfig> {
       cause: error,
     });
   }
+  if (size > maxConfigChars * 4) throw configTooLarge(file, `${size} bytes`);
   return parseConfig(text, file);
 }
 

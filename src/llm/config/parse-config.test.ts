@@ -135,7 +135,7 @@ describe('parseConfig', () => {
     [
       'a duplicate key',
       `models:\n  r:\n    id: m\n    id: n\n    endpoint: ${endpoint}\n`,
-      'spine.yaml:4: YAML syntax: Map keys must be unique',
+      'spine.yaml:4: models.r.id: duplicate key (first on line 3)',
     ],
   ])('rejects %s', (_name, text, expected) => {
     expect(parseError(text).message.split('\n')[0]).toBe(expected);
@@ -183,3 +183,48 @@ describe('parseConfig', () => {
     });
   });
 });
+
+describe('parseConfig on hostile files', () => {
+  const endpoint = 'http://127.0.0.1:8080/v1';
+
+  it('refuses an alias fan-out at once, naming the cause', () => {
+    // One role with 200 headers, aliased by 1,000 roles: 200,000 values from a 15 KB file.
+    const lines = ['models:', '  r0: &r', '    id: m', `    endpoint: ${endpoint}`, '    headers:'];
+    for (let index = 0; index < 200; index += 1) lines.push(`      h${index}: v`);
+    for (let index = 1; index <= 1000; index += 1) lines.push(`  r${index}: *r`);
+    const error = catchConfigError(() => parseConfig(lines.join('\n'), 'spine.yaml'));
+    expect(error.message).toContain('more than 100000 values through its aliases');
+  });
+
+  it('follows a plain alias (an endpoint shared by two roles)', () => {
+    const config = parseConfig(
+      `models:\n  a: { id: m, endpoint: &ep "${endpoint}" }\n  b: { id: n, endpoint: *ep }\n`,
+      'spine.yaml',
+    );
+    expect(config.models.b?.endpoint).toBe(endpoint);
+  });
+
+  it('refuses a file over 1 MiB before parsing it', () => {
+    const text = `models:\n  r: { id: m, endpoint: "${endpoint}" }\n# ${'x'.repeat(2 * 1024 * 1024)}\n`;
+    const error = catchConfigError(() => parseConfig(text, 'spine.yaml'));
+    expect(error.message).toMatch(/over the limit of 1048576/);
+  });
+
+  it('checks 20,000 keys of one map for duplicates in linear time, and finds the one', () => {
+    const lines = ['models:', '  r:', '    id: m', `    endpoint: ${endpoint}`, '    headers:'];
+    for (let index = 0; index < 20_000; index += 1) lines.push(`      h${index}: v`);
+    lines.push('      h7: again');
+    const error = catchConfigError(() => parseConfig(lines.join('\n'), 'spine.yaml'));
+    expect(error.message).toContain('models.r.headers.h7: duplicate key (first on line 13)');
+  });
+});
+
+function catchConfigError(run: () => unknown): Error {
+  try {
+    run();
+  } catch (error) {
+    expect((error as { code?: string }).code).toBe('CONFIG_INVALID');
+    return error as Error;
+  }
+  throw new Error('expected CONFIG_INVALID');
+}

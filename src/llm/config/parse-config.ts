@@ -1,9 +1,27 @@
 import { type Document, LineCounter, parseDocument } from 'yaml';
+import type { SpineError } from '../../core/spine-error.js';
 import { checkConfigNode } from './check-config-node.js';
 import { type ConfigProblem, createConfigError } from './config-error.js';
 import { configSchema } from './config-schema.js';
 import type { SpineConfig } from './spine-config.js';
 import { toSpineConfig } from './to-spine-config.js';
+
+/**
+ * A config is read from the working folder, so it is untrusted input: one far larger than any real config
+ * (they are a few kilobytes) is refused before it is parsed.
+ */
+export const maxConfigChars = 1024 * 1024;
+
+/** The error for a config far larger than any real one. */
+export function configTooLarge(fileName: string, size: string): SpineError {
+  return createConfigError(fileName, [
+    {
+      line: 1,
+      path: '',
+      message: `the file is ${size}, over the limit of ${maxConfigChars} for a config (is it the right file?)`,
+    },
+  ]);
+}
 
 /**
  * Parses and validates a config file's text. Every problem names the file, line and key path
@@ -12,8 +30,10 @@ import { toSpineConfig } from './to-spine-config.js';
  * const config = parseConfig(await readFile('spine.yaml', 'utf8'), 'spine.yaml');
  */
 export function parseConfig(text: string, fileName: string): SpineConfig {
+  if (text.length > maxConfigChars) throw configTooLarge(fileName, `${text.length} characters`);
   const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  // Duplicate keys are found by the checker in linear time (yaml's uniqueKeys compares each key with all others).
+  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
   const syntaxProblems = readSyntaxProblems(document, lineCounter);
   if (syntaxProblems.length > 0) throw createConfigError(fileName, syntaxProblems);
   if (document.contents === null) {

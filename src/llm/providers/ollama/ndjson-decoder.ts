@@ -9,22 +9,46 @@ const maxSnippetLength = 200;
  */
 export class NdjsonDecoder {
   private readonly textDecoder = new TextDecoder('utf-8');
-  private buffer = '';
+  /** Text of the line not yet ended, in the pieces it arrived in: each read is searched once, not re-joined. */
+  private pending: string[] = [];
 
   push(chunk: Uint8Array): unknown[] {
-    this.buffer += this.textDecoder.decode(chunk, { stream: true });
-    const end = this.buffer.lastIndexOf('\n');
-    if (end === -1) return [];
-    const complete = this.buffer.slice(0, end);
-    this.buffer = this.buffer.slice(end + 1);
+    const text = this.textDecoder.decode(chunk, { stream: true });
+    const end = text.lastIndexOf('\n');
+    if (end === -1) {
+      if (text !== '') this.pending.push(text);
+      return [];
+    }
+    this.pending.push(text.slice(0, end));
+    const complete = this.pending.join('');
+    this.pending = end + 1 < text.length ? [text.slice(end + 1)] : [];
     return parseLines(complete);
   }
 
-  /** End of body: the last line, which may lack its newline. */
+  /**
+   * End of body: the last line, which may lack its newline. When that line is not whole JSON the body was cut
+   * in the middle of it: a dropped connection, not a malformed answer.
+   */
   flush(): unknown[] {
-    const rest = this.buffer + this.textDecoder.decode();
-    this.buffer = '';
-    return parseLines(rest);
+    const rest = this.pending.join('') + this.textDecoder.decode();
+    this.pending = [];
+    const lines = rest.split('\n');
+    const last = lines.pop() ?? '';
+    const values = parseLines(lines.join('\n'));
+    const trimmed = last.trim();
+    if (trimmed === '') return values;
+    let value: unknown;
+    try {
+      value = JSON.parse(trimmed);
+    } catch {
+      throw new SpineError({
+        code: 'LLM_CONNECTION',
+        message: `the connection closed in the middle of a line (${trimmed.length} characters of it arrived)`,
+        details: { partialLine: trimmed.slice(0, maxSnippetLength) },
+      });
+    }
+    values.push(value);
+    return values;
   }
 }
 
