@@ -10,8 +10,10 @@ export interface ResponseTextCalls {
   toolCalls: ToolCall[];
   /** Calls found in the text that cannot run: unreadable, nameless, or cut off by a `length` finish. */
   incompleteToolCalls: IncompleteToolCall[];
-  /** `text-extracted` for each call (with its id), then the fixes its repair made. */
+  /** `text-extracted` for each call (with its id), then the fixes its repair made; `unparsed-call-markup`. */
   repairs: Repair[];
+  /** Reasoning found in the call markup (harmony), to add to the response's. */
+  reasoning?: string;
 }
 
 export interface ExtractResponseTextCallsOptions {
@@ -31,13 +33,15 @@ export function extractResponseTextCalls(
   options: ExtractResponseTextCallsOptions,
 ): ResponseTextCalls | undefined {
   const extracted = extractTextToolCalls(content, options.toolNames);
-  if (extracted.calls.length === 0) return undefined;
+  const changed = extracted.content !== content || extracted.reasoning !== undefined;
+  if (extracted.calls.length === 0 && extracted.unparsed.length === 0 && !changed) return undefined;
   const result: ResponseTextCalls = {
     content: extracted.content,
     toolCalls: [],
     incompleteToolCalls: [],
-    repairs: [],
+    repairs: [...extracted.unparsed],
   };
+  if (extracted.reasoning !== undefined) result.reasoning = extracted.reasoning;
   extracted.calls.forEach((wire, position) => {
     const repaired = repairToolCall(wire, position, { fromText: true, responseKey: options.responseKey });
     const id =

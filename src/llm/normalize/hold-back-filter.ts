@@ -1,7 +1,8 @@
 import { findJsonValueEnd } from './repair/find-json-value-end.js';
 import { classifyCallPrefix, isKnownToolCallJson } from './text-tool-calls/classify-call-prefix.js';
 import { callFenceLanguages } from './text-tool-calls/find-json-calls.js';
-import { toolCallMarkers } from './text-tool-calls/find-marked-calls.js';
+import { strayClosers, toolCallMarkers } from './text-tool-calls/find-marked-calls.js';
+import { parsePythonicCalls } from './text-tool-calls/parse-pythonic-calls.js';
 
 export interface HoldBackFilterOptions {
   /** Names of the offered tools: unmarked JSON only counts as a call when it names one. */
@@ -18,7 +19,10 @@ interface Step {
 }
 
 const fence = '```';
-const prefixMarkers = [...toolCallMarkers, fence];
+const feedSize = 2048;
+// Functionary v3.2 writes `>>>name` before each call; held like a marker, released when no call follows.
+const holdMarkers = [...toolCallMarkers, '>>>'];
+const prefixMarkers = [...holdMarkers, fence];
 const longestMarker = Math.max(...prefixMarkers.map((marker) => marker.length));
 
 /**
@@ -56,8 +60,18 @@ export class HoldBackFilter {
 
   /** Adds streamed text; returns the part that is safe to emit as a `text-delta` now (maybe empty). */
   push(text: string): string {
-    this.#held += text;
-    return this.#drain(false);
+    if (text.length <= feedSize) {
+      this.#held += text;
+      return this.#drain(false);
+    }
+    // Fed in pieces: every decision slices the held text, so a 200 KB delta decided line by line would cost
+    // its length times its lines; in pieces it costs what the same text streamed in small deltas costs.
+    let released = '';
+    for (let offset = 0; offset < text.length; offset += feedSize) {
+      this.#held += text.slice(offset, offset + feedSize);
+      released += this.#drain(false);
+    }
+    return released;
   }
 
   /** The stream ended: returns what is still held unless it is a call (then `heldText` keeps it). */
@@ -91,7 +105,7 @@ export class HoldBackFilter {
   // so a candidate found not to be a call is released only up to a marker inside it.
   #stopAtMarker(step: Step): Step {
     if (step.mode === 'tool-call' || step.release === 0) return step;
-    const markerAt = Math.min(...toolCallMarkers.map((marker) => indexOrInfinity(this.#held, marker)));
+    const markerAt = Math.min(...holdMarkers.map((marker) => indexOrInfinity(this.#held, marker)));
     return markerAt < step.release ? { release: markerAt, mode: 'tool-call' } : step;
   }
 
@@ -101,7 +115,7 @@ export class HoldBackFilter {
     const mode = inCode ? 'code' : 'text';
     let lineBlank = this.#lineBlank;
     for (let index = 0; index < held.length; index++) {
-      if (toolCallMarkers.some((marker) => held.startsWith(marker, index))) {
+      if (holdMarkers.some((marker) => held.startsWith(marker, index))) {
         return { release: index, mode: 'tool-call' };
       }
       if (held.startsWith(fence, index)) {
@@ -124,6 +138,8 @@ export class HoldBackFilter {
   #decideJson(final: boolean): Step {
     const held = this.#held;
     const reject: Step = { release: 1, mode: 'text' };
+    const pythonic = this.#decidePythonic(final);
+    if (pythonic !== undefined) return pythonic;
     if (classifyCallPrefix(held) === 'no') return reject;
     const end = findJsonValueEnd(held, 0);
     if (end === -1) {
@@ -132,7 +148,13 @@ export class HoldBackFilter {
     }
     const after = end + (/^[ \t]*/.exec(held.slice(end))?.[0].length ?? 0);
     if (after === held.length && !final) return { release: 0, mode: 'json', wait: true };
-    const lineEnds = after === held.length || held[after] === '\n' || held[after] === '\r';
+    // A line end, a `;` before another call (Llama 3.x), or a closing tag whose opening was skipped.
+    const lineEnds =
+      after === held.length ||
+      held[after] === '\n' ||
+      held[after] === '\r' ||
+      held[after] === ';' ||
+      strayClosers.some((tag) => held.startsWith(tag, after));
     return lineEnds && this.#isCall(held.slice(0, end)) ? { release: 0, mode: 'tool-call' } : reject;
   }
 
@@ -147,7 +169,21 @@ export class HoldBackFilter {
     const bodyOffset = held.slice(newline + 1).search(/\S/);
     if (bodyOffset === -1) return final ? { release: held.length, mode: 'text' } : wait;
     const body = held.slice(newline + 1 + bodyOffset);
-    if (!/^[[{]/.test(body) || classifyCallPrefix(body) === 'no') return intoCode;
+    if (!/^[[{]/.test(body)) {
+      // Gemma 3: Python calls in a ```tool_code fence; decided when the fence closes.
+      if (held.slice(fence.length, newline).trim().toLowerCase() !== 'tool_code') return intoCode;
+      const closeAt = held.indexOf(fence, newline + 1);
+      if (closeAt === -1) {
+        if (!final) return wait;
+        return this.#isPythonicCall(body.trim())
+          ? { release: 0, mode: 'tool-call' }
+          : { release: held.length, mode: 'text' };
+      }
+      return this.#isPythonicCall(held.slice(newline + 1, closeAt).trim())
+        ? { release: 0, mode: 'tool-call' }
+        : { release: closeAt + fence.length, mode: 'text' };
+    }
+    if (classifyCallPrefix(body) === 'no') return intoCode;
     const close = held.indexOf(fence, newline + 1);
     if (close === -1) {
       if (!final) return wait;
@@ -156,6 +192,23 @@ export class HoldBackFilter {
     return this.#isCall(held.slice(newline + 1, close))
       ? { release: 0, mode: 'tool-call' }
       : { release: close + fence.length, mode: 'text' };
+  }
+
+  // `[get_weather(city="Oslo")]` opening a line (Llama 3.2/4 pythonic): a call when the line is wholly calls to
+  // offered tools. Undefined when the text does not open with the name of one.
+  #decidePythonic(final: boolean): Step | undefined {
+    const held = this.#held;
+    const name = /^\[\s*([A-Za-z_][\w.-]*)/.exec(held)?.[1];
+    if (name === undefined || !this.#toolNames.some((tool) => tool.startsWith(name))) return undefined;
+    const newline = held.indexOf('\n');
+    if (newline === -1 && !final) return { release: 0, mode: 'json', wait: true };
+    const line = (newline === -1 ? held : held.slice(0, newline)).trim();
+    return this.#isPythonicCall(line) ? { release: 0, mode: 'tool-call' } : { release: 1, mode: 'text' };
+  }
+
+  #isPythonicCall(text: string): boolean {
+    const calls = parsePythonicCalls(text);
+    return calls !== undefined && calls.every((call) => this.#toolNames.includes(call.function.name));
   }
 
   #isCall(text: string): boolean {

@@ -26,6 +26,8 @@ interface Draft {
   repairs: Repair[];
   finishReason: FinishReason;
   extracted: boolean;
+  /** Reasoning found in the text (harmony analysis messages), added to the response's own. */
+  extraReasoning?: string;
   /** Set when a field changed without a repair being recorded. */
   changed?: boolean;
 }
@@ -57,9 +59,14 @@ export function normalizeModelResponse(
   const emitted = options.emittedText;
   const content = emitted === undefined ? draft.content : alignStreamedContent(emitted, draft.content);
   if (draft.repairs.length === 0 && content === response.content && !draft.changed) return response;
+  const reasoning =
+    draft.extraReasoning === undefined
+      ? response.reasoning
+      : [response.reasoning, draft.extraReasoning].filter((part) => part).join('\n\n');
   const normalized: ModelResponse = {
     ...response,
     content,
+    reasoning,
     toolCalls: draft.toolCalls,
     incompleteToolCalls: draft.incompleteToolCalls,
     finishReason: draft.finishReason,
@@ -102,6 +109,14 @@ function extractTextCalls(draft: Draft, tools: readonly ToolSpec[], turn: number
     responseKey: `turn-${turn}`,
   });
   if (found === undefined) return;
+  if (found.reasoning !== undefined) draft.extraReasoning = found.reasoning;
+  if (found.toolCalls.length === 0 && found.incompleteToolCalls.length === 0) {
+    // Only unreadable markup (left as text) or a harmony answer without calls.
+    draft.content = found.content;
+    draft.repairs.push(...found.repairs);
+    if (found.content !== draft.content || found.reasoning !== undefined) draft.changed = true;
+    return;
+  }
   draft.extracted = true;
   draft.content = found.content;
   draft.toolCalls = found.toolCalls;

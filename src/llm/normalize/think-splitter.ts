@@ -2,6 +2,15 @@ import { TextBuffer } from '../stream/text-buffer.js';
 
 const openTag = '<think>';
 const closeTag = '</think>';
+/**
+ * Reasoning blocks a model may open its answer with: `<think>` (DeepSeek R1, Qwen 3, most others) and Mistral's
+ * `[THINK]…[/THINK]` (Magistral; llama.cpp common/chat.cpp, the magistral parser). Only `</think>` is watched
+ * for in text, for templates that open the block themselves.
+ */
+const blockTags: ReadonlyArray<readonly [string, string]> = [
+  [openTag, closeTag],
+  ['[THINK]', '[/THINK]'],
+];
 
 type Mode = 'start' | 'think' | 'after-think' | 'text-watch' | 'text';
 
@@ -33,6 +42,8 @@ export class ThinkSplitter {
   private textTotal = new TextBuffer();
   private readonly reasoningTotal = new TextBuffer();
   private openedByTemplate = false;
+  /** The closing tag of the block being read. */
+  private blockClose = closeTag;
   private unclosedAtEnd = false;
 
   constructor(options: ThinkSplitterOptions = {}) {
@@ -105,23 +116,27 @@ export class ThinkSplitter {
   private processStart(input: string): string {
     const start = skipWhitespace(input);
     if (start === input.length) return this.hold(input);
-    if (input.startsWith(openTag, start)) {
-      this.mode = 'think';
-      return input.slice(start + openTag.length);
+    for (const [open, close] of blockTags) {
+      if (input.startsWith(open, start)) {
+        this.mode = 'think';
+        this.blockClose = close;
+        return input.slice(start + open.length);
+      }
     }
-    if (openTag.startsWith(input.slice(start))) return this.hold(input);
+    if (blockTags.some(([open]) => open.startsWith(input.slice(start)))) return this.hold(input);
     this.mode = 'text-watch';
     return input;
   }
 
   private processThink(input: string): string {
-    const closeIndex = input.indexOf(closeTag);
+    const close = this.blockClose;
+    const closeIndex = input.indexOf(close);
     if (closeIndex !== -1) {
       this.emitReasoning(input.slice(0, closeIndex));
       this.mode = 'after-think';
-      return input.slice(closeIndex + closeTag.length);
+      return input.slice(closeIndex + close.length);
     }
-    const keep = partialTagLength(input, closeTag);
+    const keep = partialTagLength(input, close);
     this.emitReasoning(input.slice(0, input.length - keep));
     return this.hold(input.slice(input.length - keep));
   }
@@ -188,7 +203,7 @@ function skipWhitespace(text: string): number {
 
 /** Length of the end of `text` that could be the start of `tag` (the tag's only `<` is its first character). */
 function partialTagLength(text: string, tag: string): number {
-  const index = text.lastIndexOf('<');
+  const index = text.lastIndexOf(tag[0]!);
   if (index === -1 || text.length - index >= tag.length) return 0;
   return tag.startsWith(text.slice(index)) ? text.length - index : 0;
 }

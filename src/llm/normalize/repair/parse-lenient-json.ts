@@ -33,6 +33,13 @@ export function parseLenientJson(text: string): LenientJsonResult {
     const parsed = tryParse(current);
     if (parsed.ok) return { ok: true, value: parsed.value, fixes };
   }
+  // A whole value followed only by a stray fence (the model closed a fence it never opened): the value alone.
+  const trimmed = current.trim();
+  const valueEnd = /^[[{]/.test(trimmed) ? findJsonValueEnd(trimmed, 0) : -1;
+  if (valueEnd !== -1 && /^\s*(?:```\s*)+$/.test(trimmed.slice(valueEnd))) {
+    const parsed = tryParse(trimmed.slice(0, valueEnd));
+    if (parsed.ok) return { ok: true, value: parsed.value, fixes: [...fixes, 'code-fence'] };
+  }
   try {
     const parsed = tryParse(jsonrepair(current));
     if (parsed.ok) return { ok: true, value: parsed.value, fixes: [...fixes, classifyRepair(current)] };
@@ -57,6 +64,9 @@ const pythonLiterals = new Map([
   ['True', 'true'],
   ['False', 'false'],
   ['None', 'null'],
+  // Models that mix languages write SQL's and C#'s spellings too: a string "Null" is never what they meant.
+  ['Null', 'null'],
+  ['NULL', 'null'],
 ]);
 
 /** Replaces bare `True`, `False`, `None` outside quoted strings (either quote kind) with JSON literals. */

@@ -207,7 +207,14 @@ describe('extractTextToolCalls', () => {
   });
 
   it.each(notCalls)('leaves $name alone', ({ content }) => {
-    expect(extractTextToolCalls(content, tools)).toEqual({ content, calls: [], repairs: [], cutOff: [] });
+    const result = extractTextToolCalls(content, tools);
+    expect({ ...result, unparsed: [] }).toEqual({
+      content,
+      calls: [],
+      repairs: [],
+      cutOff: [],
+      unparsed: [],
+    });
   });
 
   it('names the dialect and the fixes in the repair detail', () => {
@@ -228,14 +235,18 @@ describe('extractTextToolCalls', () => {
     ]);
   });
 
-  it('turns an unreadable marked block into a nameless call, so the model hears about it', () => {
-    const result = extractTextToolCalls('Hm.\n<tool_call>not json at all</tool_call>', tools);
-    expect(result.content).toBe('Hm.');
-    expect(result.calls).toHaveLength(1);
-    expect(repairToolCall(result.calls[0], 0, { fromText: true }).problem).toMatchObject({
-      code: 'E_UNKNOWN_TOOL',
-      fromText: true,
-    });
+  it('leaves an unreadable marked block naming no tool as text, with an unparsed-call-markup repair', () => {
+    const content = 'Hm.\n<tool_call>not json at all</tool_call>';
+    const result = extractTextToolCalls(content, tools);
+    expect(result.content).toBe(content);
+    expect(result.calls).toEqual([]);
+    expect(result.unparsed).toEqual([expect.objectContaining({ kind: 'unparsed-call-markup' })]);
+  });
+
+  it('makes a malformed block that names an offered tool a call to it, so the re-ask can say what is wrong', () => {
+    const result = extractTextToolCalls('<tool_call>get_weather: city Oslo</tool_call>', tools);
+    expect(result.calls.map((call) => call.function.name)).toEqual(['get_weather']);
+    expect(repairToolCall(result.calls[0], 0, { fromText: true }).problem).toBeDefined();
   });
 
   it('leaves Qwen3-Coder values as strings for schema coercion', () => {

@@ -1,7 +1,9 @@
 import { findJsonValueEnd } from '../repair/find-json-value-end.js';
 import { parseLenientJson } from '../repair/parse-lenient-json.js';
+import { strayClosers } from './find-marked-calls.js';
+import { parsePythonicCalls } from './parse-pythonic-calls.js';
 import type { TextCallSpan } from './text-call-span.js';
-import { readKnownToolCalls } from './text-tool-call-wire.js';
+import { readKnownToolCalls, type TextToolCallWire } from './text-tool-call-wire.js';
 
 // Info strings of fences that may hold a call; ```python or ```ts blocks are code, never calls.
 export const callFenceLanguages = new Set([
@@ -26,7 +28,15 @@ export function findFencedCalls(content: string, toolNames: readonly string[]): 
   for (const match of content.matchAll(fencedBlockPattern)) {
     if (!callFenceLanguages.has(match[1]!.trim().toLowerCase())) continue;
     const body = match[2]!.trim();
-    if (!/^[[{]/.test(body)) continue;
+    if (!/^[[{]/.test(body)) {
+      // Gemma 3 writes its calls as Python in a ```tool_code fence.
+      const calls = parsePythonicCalls(body);
+      if (calls !== undefined && calls.every((call) => toolNames.includes(call.function.name))) {
+        const start = match.index;
+        spans.push({ start, end: start + match[0].length, dialect: 'fenced tool_code', calls, fixes: [] });
+      }
+      continue;
+    }
     const parsed = parseLenientJson(body);
     const calls = parsed.ok ? readKnownToolCalls(parsed.value, toolNames) : undefined;
     if (calls === undefined || !parsed.ok) continue;
@@ -67,13 +77,50 @@ function readBareValue(
   start: number,
   toolNames: readonly string[],
 ): TextCallSpan | undefined {
-  const closedEnd = findJsonValueEnd(content, start);
-  // An unclosed value is only taken when it runs to the end of the content (a truncated answer).
-  const end = closedEnd === -1 ? content.length : closedEnd;
-  if (!/^[ \t]*(\r?\n|$)/.test(content.slice(end))) return undefined;
-  const parsed = parseLenientJson(content.slice(start, end));
-  const calls = parsed.ok ? readKnownToolCalls(parsed.value, toolNames) : undefined;
-  if (calls === undefined || !parsed.ok) return undefined;
-  const fixes = closedEnd === -1 ? [...parsed.fixes, 'truncated JSON closed'] : parsed.fixes;
-  return { start, end, dialect: 'bare JSON', calls, fixes };
+  const calls: TextToolCallWire[] = [];
+  const fixes: string[] = [];
+  let valueStart = start;
+  let end: number;
+  // Llama 3.x may write several calls on one line, separated by `;` (llama.cpp common_chat_parse_llama_3_1).
+  for (;;) {
+    const closedEnd = findJsonValueEnd(content, valueStart);
+    // An unclosed value is only taken when it runs to the end of the content (a truncated answer).
+    end = closedEnd === -1 ? content.length : closedEnd;
+    const parsed = parseLenientJson(content.slice(valueStart, end));
+    const found = parsed.ok ? readKnownToolCalls(parsed.value, toolNames) : undefined;
+    if (found === undefined || !parsed.ok) return undefined;
+    calls.push(...found);
+    fixes.push(...parsed.fixes);
+    if (closedEnd === -1) fixes.push('truncated JSON closed');
+    const separator = /^[ \t]*;[ \t]*(?=[[{])/.exec(content.slice(end));
+    if (separator === null) break;
+    valueStart = end + separator[0].length;
+  }
+  // A closing tag whose opening the model skipped (`{…}</tool_call>`) belongs to the call.
+  const rest = content.slice(end);
+  const closer = strayClosers.find((tag) => rest.replace(/^[ \t]*/, '').startsWith(tag));
+  if (closer !== undefined) end += rest.indexOf(closer) + closer.length;
+  if (!/^[ \t;]*(\r?\n|$)/.test(content.slice(end))) return undefined;
+  return { start, end, dialect: 'bare JSON', calls, fixes: [...new Set(fixes)] };
+}
+
+/**
+ * Python-style calls to offered tools standing alone in the content (Llama 3.2 / 4 without their markers,
+ * vLLM `pythonic_tool_parser.py`): `[get_weather(city="Oslo")]` as the whole answer, prose around allowed on
+ * other lines.
+ */
+export function findBarePythonicCalls(content: string, toolNames: readonly string[]): TextCallSpan[] {
+  const spans: TextCallSpan[] = [];
+  for (const match of content.matchAll(/^[ \t]*(\[[A-Za-z_][^\n]*\])[ \t]*$/gm)) {
+    const calls = parsePythonicCalls(match[1]!);
+    if (calls === undefined || !calls.every((call) => toolNames.includes(call.function.name))) continue;
+    spans.push({
+      start: match.index,
+      end: match.index + match[0].length,
+      dialect: 'pythonic',
+      calls,
+      fixes: [],
+    });
+  }
+  return spans;
 }

@@ -8,7 +8,16 @@ export interface TextToolCallWire {
 
 // Keys a call object may have; an object with others (`description`, `properties`…) is a tool definition
 // or an example, not a call.
-export const callKeys = new Set(['name', 'arguments', 'parameters', 'type', 'id', 'function']);
+export const callKeys = new Set([
+  'name',
+  'arguments',
+  'parameters',
+  'type',
+  'id',
+  'function',
+  'tool_name',
+  'tool_call_id',
+]);
 
 /** Builds the wire call, keeping `parameters` as sent so the repair step can record the alias. */
 export function createTextToolCall(
@@ -21,13 +30,28 @@ export function createTextToolCall(
   return { type: 'function', function: fn };
 }
 
-/** A call object as models write it in text: `{name, arguments|parameters}` or `{function: {name, …}}`. */
-export function readCallObject(value: unknown): TextToolCallWire | undefined {
+/**
+ * A call object as models write it in text: `{name, arguments|parameters}`, `{function: {name, …}}`, Command R's
+ * `{tool_name, parameters}` (llama.cpp `common_chat_parse_command_r7b`) and, where a marker vouches for it,
+ * Apertus' `{"get_weather": {…}}` (one key, the tool's name; llama.cpp `common_chat_parse_apertus`).
+ */
+export function readCallObject(
+  value: unknown,
+  options: { allowNameKeyed?: boolean } = {},
+): TextToolCallWire | undefined {
   if (!isRecord(value)) return undefined;
   if (isRecord(value.function)) return readCallObject(value.function);
-  const name = typeof value.function === 'string' ? value.function : value.name;
-  if (typeof name !== 'string' || name.trim() === '') return undefined;
-  return createTextToolCall(name.trim(), { arguments: value.arguments, parameters: value.parameters });
+  const name = typeof value.function === 'string' ? value.function : (value.name ?? value.tool_name);
+  if (typeof name === 'string' && name.trim() !== '') {
+    return createTextToolCall(name.trim(), { arguments: value.arguments, parameters: value.parameters });
+  }
+  const keys = Object.keys(value);
+  const only = keys[0];
+  if (options.allowNameKeyed && keys.length === 1 && only !== undefined && /^[A-Za-z_][\w.-]*$/.test(only)) {
+    const args = value[only];
+    if (isRecord(args)) return createTextToolCall(only, { arguments: args });
+  }
+  return undefined;
 }
 
 /**
