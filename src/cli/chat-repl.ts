@@ -14,8 +14,8 @@ export interface ChatReplOptions {
   errors: TerminalOutput;
   session: ChatSession;
   modelDescription: string;
-  /** The text streamed in the latest turn (to print an answer that arrived without deltas). */
-  streamedText: () => string;
+  /** Whether this text was already streamed (an answer that arrived without deltas is printed at the end). */
+  wasShown: (text: string) => boolean;
 }
 
 interface InputLine {
@@ -107,7 +107,7 @@ export class ChatRepl {
 
   #report(result: EngineResult): void {
     const { output, errors } = this.#options;
-    if (result.assistantText !== '' && this.#options.streamedText() === '')
+    if (result.assistantText !== '' && !this.#options.wasShown(result.assistantText))
       output.write(result.assistantText);
     output.endLine();
     if (result.error?.code === 'ENGINE_ABORTED') output.line('(turn cancelled)');

@@ -22,14 +22,19 @@ export class EngineEventRenderer {
   readonly #options: EngineEventRendererOptions;
   #inReasoning = false;
   #turnText = '';
+  /** Every turn's streamed text, so that an answer shown live is never printed again at the end. */
+  readonly #shownTexts = new Set<string>();
 
   constructor(options: EngineEventRendererOptions) {
     this.#options = options;
   }
 
-  /** The text streamed in the latest turn; empty when the runner sent the answer without deltas. */
-  get lastTurnText(): string {
-    return this.#turnText;
+  /**
+   * Whether this text was already streamed, in this turn or an earlier one: a run whose later model call fails
+   * reports the earlier answer as its text, which the terminal already shows (so it is not printed twice).
+   */
+  hasShown(text: string): boolean {
+    return text === this.#turnText.trim() || this.#turnText === text || this.#shownTexts.has(text);
   }
 
   readonly render = (event: EngineEvent): void => {
@@ -40,6 +45,7 @@ export class EngineEventRenderer {
     else waiting?.stop();
     switch (event.type) {
       case 'turn-start':
+        if (this.#turnText !== '') this.#shownTexts.add(this.#turnText);
         this.#turnText = '';
         break;
       case 'reasoning-delta':

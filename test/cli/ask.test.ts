@@ -142,6 +142,20 @@ describe('spine ask', () => {
     expect(JSON.parse(saved).data.text.endsWith('END')).toBe(true);
   });
 
+  it('shows each piece of text once when a later model call fails', async () => {
+    runner.enqueue(
+      {
+        sse: [textChunk('Let me check.\n'), ...toolCallTurn('fs_list', { path: '@project' }).sse!],
+        omitDone: true,
+      },
+      { status: 500, body: { error: { message: 'slot crashed' } } },
+    );
+    const run = await runCli(['ask', 'List', ...endpoint()], { cwd: project });
+    expect(run.code).toBe(1);
+    expect(run.stdout.split('Let me check.').length - 1).toBe(1);
+    expect(run.stderr).toContain('slot crashed');
+  });
+
   it('calls a tool from --tools-module', async () => {
     const moduleFile = path.join(project, 'tools.mjs');
     await writeFile(

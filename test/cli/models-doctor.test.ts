@@ -123,6 +123,37 @@ describe('spine models and spine doctor', () => {
     expect(row.detail).toContain('I cannot use tools.');
   });
 
+  it('a server that lists one model and answers to any name is not MODEL-MISSING (llama-server)', async () => {
+    runner.enqueue(
+      { body: { data: [{ id: 'spine-tiny-qwen2', owned_by: 'llamacpp' }] } },
+      { body: completion('H') },
+    );
+    const run = await runCli(['doctor', '--base-url', runner.baseUrl, '--model', 'whatever', '--json']);
+    expect(run.code).toBe(0);
+    const [row] = JSON.parse(run.stdout);
+    expect(row).toMatchObject({ verdict: 'ok', modelPresent: true });
+    expect(row.detail).toContain('serves one model (spine-tiny-qwen2) under any name');
+    expect(runner.requests.at(-1)?.body).toMatchObject({ model: 'whatever', max_tokens: 1 });
+  });
+
+  it('a tool probe cut at its token limit says so and what to raise, not "answered in prose"', async () => {
+    runner.enqueue(
+      { body: { data: [{ id: 'small-1b' }] } },
+      {
+        body: completion('Let me think about which', {
+          toolCalls: [{ id: 'c1', type: 'function', function: { name: 'echo', arguments: '{"te' } }],
+          finishReason: 'length',
+        }),
+      },
+    );
+    const run = await runCli(['doctor', '--role', 'router', '--probe-tools', '--json'], { cwd: project });
+    expect(run.code).toBe(1);
+    const [row] = JSON.parse(run.stdout);
+    expect(row).toMatchObject({ verdict: 'tools-failed' });
+    expect(row.detail).toMatch(/cut at its limit of 512 tokens/);
+    expect(row.detail).not.toContain('prose');
+  });
+
   it('lists Ollama models through /api/tags and suggests ollama pull', async () => {
     runner.enqueue({ body: { models: [{ name: 'llama3.2:latest', model: 'llama3.2:latest' }] } });
     const run = await runCli(

@@ -59,7 +59,10 @@ describe('EngineEventRenderer', () => {
         '',
       ].join('\n'),
     );
-    expect(renderer.lastTurnText).toBe('It is missing.');
+    // Both turns' texts count as shown: a run that fails later must not print either again.
+    expect(renderer.hasShown('It is missing.')).toBe(true);
+    expect(renderer.hasShown('Let me look.')).toBe(true);
+    expect(renderer.hasShown('Something never streamed.')).toBe(false);
   });
 
   it('sends the answer to one stream and the rest to another (ask), hiding reasoning unless asked', () => {

@@ -58,7 +58,7 @@ export function registerAskCommand(program: Command): void {
       const result = await run.engine.start({ messages, runId: run.runId, signal: interruptSignal() });
       await saveConversation(run.runDir, result.messages);
       if (json) printJson(result, run.runDir);
-      else if (result.assistantText !== '' && renderer.lastTurnText === '')
+      else if (result.assistantText !== '' && !renderer.hasShown(result.assistantText))
         process.stdout.write(`${result.assistantText}\n`);
       if (result.error) {
         process.stderr.write(`${result.error.code}: ${result.error.message}\n`);

@@ -33,7 +33,7 @@ export function registerChatCommand(program: Command): void {
         errors: new TerminalOutput(process.stderr),
         session,
         modelDescription: model.description,
-        streamedText: () => renderer.lastTurnText,
+        wasShown: (text) => renderer.hasShown(text),
       }).run();
     } catch (error) {
       reportError(error, false);

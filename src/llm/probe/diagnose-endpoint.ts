@@ -64,8 +64,17 @@ export async function diagnoseEndpoint(target: DiagnoseTarget): Promise<Endpoint
       detail: `no model given (pass --model NAME); served: ${served || '(the server does not list them)'}`,
     };
   }
-  const modelPresent =
+  const listedPresent =
     listing.status === 'listed' ? isModelListed(listing.models, target.modelId) : undefined;
+  // llama-server (and other one-model servers) list their one model and answer to any name.
+  const anyName =
+    listedPresent === false &&
+    target.apiType !== 'ollama' &&
+    listing.status === 'listed' &&
+    listing.models.length === 1
+      ? await answersToAnyName(target)
+      : false;
+  const modelPresent = anyName ? true : listedPresent;
   if (modelPresent === false) {
     const hint = target.apiType === 'ollama' ? ` (run: ollama pull ${target.modelId})` : '';
     const known = listing.status === 'listed' ? listing.models.slice(0, 5).join(', ') : '';
@@ -78,7 +87,12 @@ export async function diagnoseEndpoint(target: DiagnoseTarget): Promise<Endpoint
       detail: `${target.modelId} is not served${hint}; served: ${known || '(none)'}`,
     };
   }
-  const listed = modelPresent ? 'model served' : 'model list not available';
+  const served = listing.status === 'listed' ? listing.models[0] : undefined;
+  const listed = anyName
+    ? `the server serves one model (${served}) under any name, ${target.modelId} included`
+    : modelPresent
+      ? 'model served'
+      : 'model list not available';
   if (!target.probeTools) {
     return {
       ...base,
@@ -104,7 +118,9 @@ export async function diagnoseEndpoint(target: DiagnoseTarget): Promise<Endpoint
   const why =
     probe.status === 'no-tool-call'
       ? `the model answered in prose instead of calling the tool: ${JSON.stringify(probe.content)}`
-      : `${probe.code}: ${probe.message}`;
+      : probe.status === 'cut-off'
+        ? `the answer was cut at its limit of ${probe.maxTokens} tokens before any tool call (the runner's output cap, such as llama-server's -n, or the slot's context is too small: raise it)`
+        : `${probe.code}: ${probe.message}`;
   return {
     ...base,
     reachable: true,
@@ -122,4 +138,18 @@ function fail(
   detail: string,
 ): EndpointDiagnosis {
   return { ...base, reachable, modelPresent: undefined, toolsRoundTrip: undefined, verdict, detail };
+}
+
+/** One tiny request under the configured name: a server that answers it serves its one model under any name. */
+async function answersToAnyName(target: DiagnoseTarget): Promise<boolean> {
+  try {
+    await target.client.respond({
+      messages: [{ role: 'user', content: 'ping' }],
+      maxTokens: 1,
+      timeoutMs: target.timeoutMs,
+    });
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -4,7 +4,10 @@ import type { ChatMessage, ModelClient, ToolSpec } from '../../core/types.js';
 export type ToolProbeResult =
   | { status: 'round-trip'; toolCallRepairs: number }
   | { status: 'no-tool-call'; content: string }
+  | { status: 'cut-off'; maxTokens: number; content: string }
   | { status: 'failed'; code: string; message: string };
+
+const probeMaxTokens = 512;
 
 const echoTool: ToolSpec = {
   type: 'function',
@@ -32,10 +35,13 @@ export async function probeToolRoundTrip(
     { role: 'system', content: 'You are a tool-calling test. Always use the tools you are given.' },
     { role: 'user', content: 'Call the echo tool with the text "ping". Do not answer in prose.' },
   ];
-  const call = { messages, tools: [echoTool], maxTokens: 256, temperature: 0, ...options };
+  // Room for a model that thinks or talks before it calls; a cut answer is reported as cut, not as prose.
+  const call = { messages, tools: [echoTool], maxTokens: probeMaxTokens, temperature: 0, ...options };
   try {
     const first = await client.respond(call);
     const echo = first.toolCalls.find((toolCall) => toolCall.name === 'echo');
+    if (!echo && first.finishReason === 'length')
+      return { status: 'cut-off', maxTokens: probeMaxTokens, content: first.content.slice(0, 200) };
     if (!echo) return { status: 'no-tool-call', content: first.content.slice(0, 200) };
     await client.respond({
       ...call,

@@ -16,6 +16,8 @@ export interface ResponsesResponseParts extends ResponsesOutput {
   /** The final response object (the body, or the `response` of the terminal stream event). */
   response: Record<string, unknown>;
   latencyMs: number;
+  /** The request's `max_output_tokens`, to recognise an answer the limit cut. */
+  maxOutputTokens?: number | undefined;
 }
 
 /**
@@ -23,7 +25,10 @@ export interface ResponsesResponseParts extends ResponsesOutput {
  * chat-shaped like every other provider's, so history and the layers above never know which API answered.
  */
 export function assembleResponsesResponse(parts: ResponsesResponseParts): ModelResponse {
-  const wireFinish = readFinishReason(parts.response);
+  const usage = readResponsesUsage(parts.response.usage, parts.latencyMs);
+  const wireFinish = reachedLimit(usage.completionTokens, parts.maxOutputTokens)
+    ? 'length'
+    : readFinishReason(parts.response);
   // A call the runner itself marked incomplete is never runnable, even when its cut-off JSON happens to parse.
   const calls = normalizeToolCalls(
     parts.calls.filter((call) => !call.incomplete),
@@ -47,13 +52,21 @@ export function assembleResponsesResponse(parts: ResponsesResponseParts): ModelR
     toolCalls: calls.toolCalls,
     incompleteToolCalls: calls.incompleteToolCalls,
     reasoning: parts.reasoning === '' ? null : parts.reasoning,
-    usage: readResponsesUsage(parts.response.usage, parts.latencyMs),
+    usage,
     finishReason,
     model: typeof model === 'string' && model !== '' ? model : null,
     repairs: calls.repairs,
     message,
     raw: parts.response,
   };
+}
+
+/**
+ * llama-server answers `status: "completed"` even when `max_output_tokens` cut the answer (RUNNER-QUIRKS, found by
+ * Spine): output that used the whole limit was cut, whatever the status says.
+ */
+function reachedLimit(outputTokens: number | null, limit: number | undefined): boolean {
+  return limit !== undefined && limit > 0 && outputTokens !== null && outputTokens >= limit;
 }
 
 /** `status` + `incomplete_details.reason` → finish reason; `completed` is a stop unless calls were made. */

@@ -45,7 +45,7 @@ describe('buildResponsesRequest', () => {
     expect(JSON.parse(spec.body)).toEqual({
       model: 'gpt-x',
       instructions: 'You are terse.\n\nAnswer in English.',
-      input: [{ role: 'user', content: 'Say hello.' }],
+      input: [{ type: 'message', role: 'user', content: 'Say hello.' }],
       max_output_tokens: 16,
       temperature: 0.3,
       store: false,
@@ -76,14 +76,18 @@ describe('buildResponsesRequest', () => {
     ];
     const snapshot = structuredClone(messages);
     expect(bodyOf({ messages }).input).toEqual([
-      { role: 'user', content: 'What is the weather in Paris?' },
-      { role: 'assistant', content: 'Let me look.' },
+      { type: 'message', role: 'user', content: 'What is the weather in Paris?' },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Let me look.' }] },
       { type: 'function_call', call_id: 'call_abc123', name: 'get_weather', arguments: '{"city":"Paris"}' },
       { type: 'function_call', call_id: 'call_def', name: 'get_time', arguments: '{}' },
       { type: 'function_call_output', call_id: 'call_abc123', output: '{"temperature":18}' },
       { type: 'function_call_output', call_id: 'call_def', output: '"12:00"' },
-      { role: 'assistant', content: 'It is 18 °C at noon.' },
-      { role: 'user', content: 'Thanks' },
+      {
+        type: 'message',
+        role: 'assistant',
+        content: [{ type: 'output_text', text: 'It is 18 °C at noon.' }],
+      },
+      { type: 'message', role: 'user', content: 'Thanks' },
     ]);
     expect(messages).toEqual(snapshot);
   });
@@ -134,6 +138,7 @@ describe('buildResponsesRequest', () => {
     });
     expect(body.input).toEqual([
       {
+        type: 'message',
         role: 'user',
         content: [
           { type: 'input_text', text: 'What is this?' },
@@ -148,7 +153,11 @@ describe('buildResponsesRequest', () => {
       messages: [{ role: 'user', content: 'hi' }],
       extraBody: { input: 'x', stream: true, store: true, reasoning: { effort: 'low' } },
     });
-    expect(body).toMatchObject({ input: [{ role: 'user', content: 'hi' }], stream: false, store: true });
+    expect(body).toMatchObject({
+      input: [{ type: 'message', role: 'user', content: 'hi' }],
+      stream: false,
+      store: true,
+    });
     expect(body.reasoning).toEqual({ effort: 'low' });
   });
 

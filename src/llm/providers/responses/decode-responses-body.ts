@@ -17,6 +17,7 @@ export function decodeResponsesBody(bodyText: string, context: DecoderContext): 
     ...readResponsesOutput(response.output),
     response,
     latencyMs: context.now() - context.startedAt,
+    maxOutputTokens: context.request.maxTokens,
   });
 }
 

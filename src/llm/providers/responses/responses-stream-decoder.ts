@@ -59,6 +59,7 @@ export class ResponsesStreamDecoder implements StreamDecoder {
       ...output,
       response: final,
       latencyMs: this.context.now() - this.context.startedAt,
+      maxOutputTokens: this.context.request.maxTokens,
     });
     for (const call of response.toolCalls) events.push({ type: 'tool-call', call });
     if (isRecord(final.usage)) events.push({ type: 'usage', usage: response.usage });

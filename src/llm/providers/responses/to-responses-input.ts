@@ -6,8 +6,8 @@ export type ResponsesContentPart =
 
 /** One Responses input item (RUNNER-QUIRKS §66). */
 export type ResponsesInputItem =
-  | { role: 'user'; content: string | ResponsesContentPart[] }
-  | { role: 'assistant'; content: string }
+  | { type: 'message'; role: 'user'; content: string | ResponsesContentPart[] }
+  | { type: 'message'; role: 'assistant'; content: Array<{ type: 'output_text'; text: string }> }
   | { type: 'function_call'; call_id: string; name: string; arguments: string }
   | { type: 'function_call_output'; call_id: string; output: string };
 
@@ -19,7 +19,8 @@ export interface ResponsesInput {
 /**
  * The canonical chat history → Responses `instructions` and input items, for a stateless call (`store:
  * false`, the full input every turn): system messages become the instructions, an assistant's tool calls
- * become `function_call` items and tool results `function_call_output` items, paired by `call_id`. Reasoning
+ * become `function_call` items and tool results `function_call_output` items, paired by `call_id`; every item
+ * carries its `type`. Reasoning
  * is not sent back: without stored state or encrypted content a runner cannot use it. The input is only read.
  */
 export function toResponsesInput(messages: readonly ChatMessage[]): ResponsesInput {
@@ -31,7 +32,7 @@ export function toResponsesInput(messages: readonly ChatMessage[]): ResponsesInp
         instructions.push(message.content);
         break;
       case 'user':
-        input.push({ role: 'user', content: toUserContent(message.content) });
+        input.push({ type: 'message', role: 'user', content: toUserContent(message.content) });
         break;
       case 'assistant':
         input.push(...toAssistantItems(message));
@@ -55,7 +56,15 @@ function toUserContent(content: string | ContentPart[]): string | ResponsesConte
 
 function toAssistantItems(message: AssistantMessage): ResponsesInputItem[] {
   const items: ResponsesInputItem[] = [];
-  if (message.content) items.push({ role: 'assistant', content: message.content });
+  // Typed, as the API defines an assistant's earlier output: llama-server refuses an untyped item (RUNNER-QUIRKS,
+  // found by Spine: "Cannot determine type of 'item'").
+  if (message.content) {
+    items.push({
+      type: 'message',
+      role: 'assistant',
+      content: [{ type: 'output_text', text: message.content }],
+    });
+  }
   for (const call of message.tool_calls ?? []) {
     const argumentsText = call.function.arguments.trim() === '' ? '{}' : call.function.arguments;
     items.push({
