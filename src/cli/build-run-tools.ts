@@ -43,6 +43,8 @@ export function buildRunTools(options: RunToolsOptions): RunTools {
   const fileTools = fsTools({
     mounts: { project: resolve(options.project), state: options.runDir },
     readOnly: !options.write,
+    // Write tools only with --write: their definitions cost more tokens than the read tools together.
+    writeTools: options.write,
     audit: createAuditLog(auditPath),
     // Run records (this run's and earlier ones) are Spine's, not the model's: reach them through @state only.
     hide: ['@project/.spine'],

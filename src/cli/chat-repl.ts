@@ -2,6 +2,7 @@ import { createInterface, type Interface } from 'node:readline';
 import type { EngineResult } from '../engine/engine-types.js';
 import { isChatCommand, runChatCommand } from './chat-commands.js';
 import type { ChatSession } from './chat-session.js';
+import { judgeAnswer } from './judge-answer.js';
 import { LineQueue } from './line-queue.js';
 import { MutableOutput } from './mutable-output.js';
 import type { TerminalOutput } from './terminal-output.js';
@@ -112,6 +113,8 @@ export class ChatRepl {
     output.endLine();
     if (result.error?.code === 'ENGINE_ABORTED') output.line('(turn cancelled)');
     else if (result.error) errors.line(`${result.error.code}: ${result.error.message}`);
+    const note = judgeAnswer(result).note;
+    if (note !== undefined) errors.line(note);
   }
 
   readonly #interrupt = (): void => {

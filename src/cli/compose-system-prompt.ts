@@ -17,10 +17,12 @@ export function composeSystemPrompt(mounts: MountSummary | undefined): string {
   lines.push(
     '',
     'Files are reached only through the fs tools, with paths that start with a mount:',
-    `- @project/ is the user's project folder (${mounts.projectWritable ? 'read-write' : 'read-only: writes are refused'}), e.g. @project/README.md`,
+    `- @project/ is the user's project folder (${mounts.projectWritable ? 'read-write' : 'read-only'}), e.g. @project/README.md`,
   );
   if (mounts.hasState)
-    lines.push("- @state/ is this run's private folder for notes and scratch files (read-write)");
+    lines.push(
+      `- @state/ is this run's private folder${mounts.projectWritable ? ' for notes and scratch files (read-write)' : ''}`,
+    );
   lines.push('Absolute paths, "..", and links that lead out of a mount are refused.');
   return lines.join('\n');
 }

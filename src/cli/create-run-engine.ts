@@ -43,6 +43,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
     // The run folder is @state to the tools: a capped tool result names where its whole text is.
     toolResults: { runFolderMount: '@state' },
     ...(settings.maxTurns !== undefined ? { maxTurns: settings.maxTurns } : {}),
+    ...(settings.maxTokens !== undefined ? { requestDefaults: { maxTokens: settings.maxTokens } } : {}),
     ...(options.completeOnAnswer ? { isComplete: () => true } : {}),
   });
   return { runId, runDir, tools, engine };

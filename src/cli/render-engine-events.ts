@@ -42,7 +42,12 @@ export class EngineEventRenderer {
     // Only from the start of a line: the spinner redraws its line, which must not be half an answer.
     if (event.type === 'model-request' && text.atLineStart && info.atLineStart)
       waiting?.start('waiting for the model');
-    else waiting?.stop();
+    else if (event.type === 'tool-call-progress' && text.atLineStart && info.atLineStart) {
+      // A call being written shows no text: say what is coming, and how much of it, on the spinner's line.
+      const label = `writing a call${event.name ? ` to ${event.name}` : ''}: ${event.argumentChars} characters`;
+      if (waiting?.active) waiting.relabel(label);
+      else waiting?.start(label);
+    } else waiting?.stop();
     switch (event.type) {
       case 'turn-start':
         if (this.#turnText !== '') this.#shownTexts.add(this.#turnText);

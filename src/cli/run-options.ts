@@ -4,6 +4,7 @@ import { addModelOptions, type ModelFlags } from './model-selection.js';
 /** The flags `spine ask` and `spine chat` share: the model, the tools, the run folder and the display. */
 export interface RunFlags extends ModelFlags {
   maxTurns?: string;
+  maxTokens?: string;
   toolsModule?: string;
   project?: string;
   write?: boolean;
@@ -17,6 +18,7 @@ export function addRunOptions(command: Command): Command {
   return addModelOptions(
     command
       .option('--max-turns <n>', 'model calls per task before stopping to ask (default 20)')
+      .option('--max-tokens <n>', 'output tokens per model call (default: the runner’s own limit)')
       .option('--tools-module <file>', 'a JS module whose default export is an array of tool definitions')
       .option('--project <dir>', 'the folder the model sees as @project (default: the current folder)')
       .option('--write', 'let the model write into @project (read-only without it)')

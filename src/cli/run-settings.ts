@@ -13,6 +13,8 @@ export interface RunSettings {
   fs: boolean;
   runDir: string | undefined;
   maxTurns: number | undefined;
+  /** Output tokens per model call; the runner's own default when absent. */
+  maxTokens: number | undefined;
   extraTools: ToolDefinition[];
   showReasoning: boolean;
   cwd: string;
@@ -21,6 +23,7 @@ export interface RunSettings {
 export async function readRunSettings(flags: RunFlags, cwd: string = process.cwd()): Promise<RunSettings> {
   // Zero turns would end every run before the model is asked anything.
   const maxTurns = parseCount(flags.maxTurns, '--max-turns', 1);
+  const maxTokens = parseCount(flags.maxTokens, '--max-tokens', 1);
   const project = resolve(cwd, flags.project ?? '.');
   await mustBeFolder(project, flags.project ?? '.');
   const extraTools = flags.toolsModule ? await loadToolsModule(flags.toolsModule, cwd) : [];
@@ -30,6 +33,7 @@ export async function readRunSettings(flags: RunFlags, cwd: string = process.cwd
     fs: flags.fs !== false,
     runDir: flags.runDir,
     maxTurns,
+    maxTokens,
     extraTools,
     showReasoning: Boolean(flags.showReasoning),
     cwd,

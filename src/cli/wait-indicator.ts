@@ -39,6 +39,11 @@ export class WaitIndicator {
     this.#timer.unref();
   }
 
+  /** Changes what the running spinner says, keeping its clock. */
+  relabel(label: string): void {
+    this.#label = label;
+  }
+
   stop(): void {
     if (this.#timer === undefined) return;
     clearInterval(this.#timer);

@@ -29,6 +29,16 @@ export interface ModelCallOutcome {
  */
 export async function callModelWithTrim(options: ModelCallOptions): Promise<ModelCallOutcome> {
   let window = sendableWindow(options, options.history.window(), 'budget');
+  const tooBig = options.history.overflowBeforeSending();
+  if (tooBig !== undefined) {
+    // Said before sending, with the figures: the runner's own overflow error names neither the tools nor the budget.
+    const error = new SpineError({
+      code: 'LLM_CONTEXT_OVERFLOW',
+      message: `the request does not fit the model's context: about ${tooBig.estimatedTokens} prompt tokens (${tooBig.toolTokens} of them tool definitions) against ${tooBig.budget} available (a ${tooBig.contextLength}-token context, less room for the answer); nothing was sent. Use a larger context, fewer tools (without --write only the read tools are offered), a smaller --max-tokens, or a shorter prompt`,
+      details: { ...tooBig, sent: false },
+    });
+    return { error, sent: { messages: window.messages, tools: options.tools } };
+  }
   let retried = false;
   for (;;) {
     const sent = { messages: window.messages, tools: options.tools };
@@ -59,9 +69,17 @@ async function callOnce(options: ModelCallOptions, window: HistoryWindow): Promi
   const request: ModelRequest = { ...options.base, messages: window.messages, signal: options.signal };
   if (options.tools.length > 0) request.tools = options.tools;
   else delete request.toolChoice;
+  const calls = new Map<number, { name: string | undefined; chars: number }>();
   return streamModelResponse(options.llm, request, (event) => {
     if (event.type === 'text-delta') emit({ type: 'text-delta', runId, turnId, text: event.text });
-    else if (event.type === 'reasoning-delta')
+    else if (event.type === 'tool-call-delta') {
+      // Writing a call can take seconds on a CPU; the progress is what a terminal shows meanwhile.
+      const call = calls.get(event.index) ?? { name: undefined, chars: 0 };
+      call.name = event.name ?? call.name;
+      call.chars += event.argumentsDelta.length;
+      calls.set(event.index, call);
+      emit({ type: 'tool-call-progress', runId, turnId, name: call.name, argumentChars: call.chars });
+    } else if (event.type === 'reasoning-delta')
       emit({ type: 'reasoning-delta', runId, turnId, text: event.text });
     else if (event.type === 'retry') emit({ type: 'retry', runId, turnId, retry: event.retry });
   });

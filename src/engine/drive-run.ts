@@ -1,5 +1,5 @@
 import { SpineError } from '../core/spine-error.js';
-import type { AssistantMessage, ModelResponse, ToolSpec } from '../core/types.js';
+import type { AssistantMessage, FinishReason, ModelResponse, ToolSpec } from '../core/types.js';
 import { callModelWithTrim } from './call-model-with-trim.js';
 import { capToolMessage, resolveToolResultMaxBytes } from './cap-tool-result.js';
 import type { EngineEvent } from './engine-events.js';
@@ -34,6 +34,7 @@ export async function driveRun(
   const detector = new LoopDetector(options.maxRepeatedFailures ?? 3);
   let turns = 0;
   let assistantText = '';
+  let finishReason: FinishReason | undefined;
   let stop: Stop | undefined;
   try {
     await options.tools.ready();
@@ -46,6 +47,7 @@ export async function driveRun(
         turns += 1;
         const turn = await runTurn({ context, state, signal, tools, detector, turns });
         assistantText = turn.assistantText ?? assistantText;
+        finishReason = turn.finishReason ?? finishReason;
         stop = turn.stop;
       }
     }
@@ -62,6 +64,7 @@ export async function driveRun(
     messages: [...state.history.messages],
   };
   if (stop.error) result.error = stop.error;
+  if (finishReason !== undefined) result.finishReason = finishReason;
   return result;
 }
 
@@ -74,7 +77,9 @@ interface TurnInput {
   turns: number;
 }
 
-async function runTurn(input: TurnInput): Promise<{ stop?: Stop; assistantText?: string }> {
+async function runTurn(
+  input: TurnInput,
+): Promise<{ stop?: Stop; assistantText?: string; finishReason?: FinishReason }> {
   const { context, state, signal } = input;
   const { options, emit } = context;
   state.turnCount += 1;
@@ -112,7 +117,7 @@ async function runTurn(input: TurnInput): Promise<{ stop?: Stop; assistantText?:
     ? { phase: stop.phase, stopReason: stop.reason }
     : { phase: 'Running', stopReason: 'tool_calls' };
   await writeRecord(context, record);
-  return { stop, assistantText: response.content };
+  return { stop, assistantText: response.content, finishReason: response.finishReason };
 }
 
 async function settleResponse(
@@ -127,7 +132,10 @@ async function settleResponse(
     // (a `tool_calls` entry with no tool message after it would make every later request invalid).
     const { tool_calls: _dropped, ...message } = response.message;
     state.history.append({ ...message, content: message.content ?? '' });
-    return { stop: incompleteStop(response), toolRuns: [] };
+    return {
+      stop: incompleteStop(response, options.requestDefaults?.maxTokens, options.history?.contextLength),
+      toolRuns: [],
+    };
   }
   state.history.append(assistantMessageOf(response));
   if (response.toolCalls.length === 0) {
@@ -252,22 +260,64 @@ function loopStop(run: ToolRun, repeats: number): Stop {
   };
 }
 
-function incompleteStop(response: ModelResponse): Stop {
+function incompleteStop(response: ModelResponse, maxTokens?: number, contextLength?: number): Stop {
   const calls = response.incompleteToolCalls.map((call) => ({
     id: call.id,
     name: call.name,
     receivedChars: call.rawArguments.length,
   }));
   const names = calls.map((call) => call.name || '(unnamed)').join(', ');
-  const message = `the model's answer was cut off (finish ${response.finishReason}) inside a tool call to ${names}; nothing was run. Raise maxTokens or ask again`;
+  const cause = describeCutCause(response, maxTokens, contextLength);
+  const message = `the model's answer was cut off (finish ${response.finishReason}) inside a tool call to ${names}; nothing was run. ${cause.advice}`;
   return {
     phase: 'WaitingUser',
     reason: 'incomplete_tool_call',
     error: {
       code: 'ENGINE_INCOMPLETE_TOOL_CALL',
       message,
-      details: { finishReason: response.finishReason, calls },
+      details: { finishReason: response.finishReason, calls, cause: cause.kind, ...cause.figures },
     },
+  };
+}
+
+/**
+ * Which limit cut the answer, with the figures: the request's output limit when the answer used all of it,
+ * else the context (the runner's slot, llama-server's `-c` / `-np`) or a cap the runner applies by itself.
+ */
+function describeCutCause(
+  response: ModelResponse,
+  maxTokens: number | undefined,
+  contextLength: number | undefined,
+): { kind: 'output-limit' | 'context' | 'unknown'; advice: string; figures: Record<string, number> } {
+  const output = response.usage.completionTokens;
+  const prompt = response.usage.promptTokens;
+  const figures: Record<string, number> = {};
+  if (output !== null) figures.outputTokens = output;
+  if (prompt !== null) figures.promptTokens = prompt;
+  if (maxTokens !== undefined) figures.maxTokens = maxTokens;
+  if (contextLength !== undefined) figures.contextLength = contextLength;
+  if (maxTokens !== undefined && output !== null && output >= maxTokens) {
+    return {
+      kind: 'output-limit',
+      advice: `It used all ${output} of its ${maxTokens} output tokens: raise maxTokens (--max-tokens) or ask again.`,
+      figures,
+    };
+  }
+  if (output !== null && prompt !== null) {
+    const total = output + prompt;
+    const room = contextLength !== undefined ? ` of a ${contextLength}-token context` : '';
+    const limit =
+      maxTokens === undefined ? 'no output limit was set' : `below its output limit of ${maxTokens}`;
+    return {
+      kind: contextLength !== undefined && total >= contextLength * 0.95 ? 'context' : 'unknown',
+      advice: `It stopped after ${output} output tokens (${limit}) with ${prompt} prompt tokens, ${total} in all${room}: the context ran out, or the runner caps answers itself. Give the model more context (llama-server: a larger -c per slot, fewer -np slots; Ollama: num_ctx), shorten the conversation, or raise the runner's own output cap (llama-server -n).`,
+      figures,
+    };
+  }
+  return {
+    kind: 'unknown',
+    advice: "Raise maxTokens (--max-tokens) or the runner's context, or ask again.",
+    figures,
   };
 }
 

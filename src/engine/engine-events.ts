@@ -23,6 +23,14 @@ export type EngineEvent =
     }
   | { type: 'text-delta'; runId: string; turnId: string; text: string }
   | { type: 'reasoning-delta'; runId: string; turnId: string; text: string }
+  /** A tool call being written: its name once known and the argument characters received so far. */
+  | {
+      type: 'tool-call-progress';
+      runId: string;
+      turnId: string;
+      name: string | undefined;
+      argumentChars: number;
+    }
   | {
       type: 'model-response';
       runId: string;

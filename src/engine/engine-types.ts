@@ -1,4 +1,4 @@
-import type { ChatMessage, ModelClient, ModelRequest, ToolChoice } from '../core/types.js';
+import type { ChatMessage, FinishReason, ModelClient, ModelRequest, ToolChoice } from '../core/types.js';
 import type { ToolHost } from '../tools/tool-host.js';
 import type { ToolResultLimit } from './cap-tool-result.js';
 import type { EngineEvent } from './engine-events.js';
@@ -18,6 +18,8 @@ export interface EngineResult {
   phase: RunPhase;
   /** The text of the last assistant message of this call ('' when it had none). */
   assistantText: string;
+  /** How the last model answer ended (`length`: cut by the token limit); absent when no answer came. */
+  finishReason?: FinishReason;
   error?: EngineError;
   /** Model calls made by this `start`/`continue` (an overflow retry is not a new turn). */
   turns: number;

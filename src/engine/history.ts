@@ -90,6 +90,27 @@ export class MessageHistory {
     return Math.ceil((this.#keptRaw + this.#extraRaw) * this.#ratio);
   }
 
+  /**
+   * After `window()`: the figures when even the trimmed window (the pinned messages and the tool definitions)
+   * does not fit the context, so the request would overflow before the model read a word; else undefined.
+   */
+  overflowBeforeSending():
+    | { estimatedTokens: number; toolTokens: number; budget: number; contextLength: number }
+    | undefined {
+    const budget = this.#budget();
+    if (budget === undefined || this.estimateTokens() <= budget) return undefined;
+    const contextLength = Math.min(
+      this.#options.contextLength ?? Infinity,
+      this.#learnedContextLength ?? Infinity,
+    );
+    return {
+      estimatedTokens: this.estimateTokens(),
+      toolTokens: Math.ceil(this.#extraRaw * this.#ratio),
+      budget,
+      contextLength,
+    };
+  }
+
   /** Trims to the budget and to `maxMessages`, then returns the messages to send. */
   window(): HistoryWindow {
     const dropped = this.#trimTo(this.#budget());
@@ -136,7 +157,9 @@ export class MessageHistory {
       this.#learnedContextLength ?? Infinity,
     );
     if (!Number.isFinite(contextLength)) return undefined;
-    return Math.max(0, contextLength - (this.#options.answerTokens ?? 1024));
+    // Without a set answer size, keep a quarter of a small context for it (at most 1,024 tokens).
+    const answer = this.#options.answerTokens ?? Math.min(1024, Math.floor(contextLength / 4));
+    return Math.max(0, contextLength - answer);
   }
 
   #trimTo(budget: number | undefined): number {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { textChunk } from '../support/chat-wire.js';
+import { finishChunk, textChunk } from '../support/chat-wire.js';
 import { type FakeRunner, startFakeRunner } from '../support/fake-runner.js';
 import {
   answerTurn,
@@ -51,9 +51,8 @@ describe('spine ask', () => {
     expect(run.stderr).toMatch(/^← ok path=@project\/README.md bytes=23 /m);
 
     const [first, second] = requestsOfThisRun();
-    expect(sentToolNames(first)).toEqual(
-      expect.arrayContaining(['fs_read', 'fs_search', 'fs_list', 'fs_write', 'fs_apply_patch']),
-    );
+    // Without --write only the read tools are offered: their definitions are what a small context can afford.
+    expect(sentToolNames(first).sort()).toEqual(['fs_list', 'fs_read', 'fs_search']);
     const system = sentMessages(first)[0];
     expect(system?.role).toBe('system');
     expect(system?.content).toMatch(/@project\/.*read-only/);
@@ -67,9 +66,26 @@ describe('spine ask', () => {
     expect(run.stdout.trim().split('\n')).toHaveLength(1);
     const result = JSON.parse(run.stdout);
     expect(Object.keys(result).sort()).toEqual(
-      ['assistantText', 'error', 'messages', 'phase', 'runDir', 'runId', 'turns'].sort(),
+      [
+        'answer',
+        'assistantText',
+        'error',
+        'finishReason',
+        'messages',
+        'phase',
+        'runDir',
+        'runId',
+        'turns',
+      ].sort(),
     );
-    expect(result).toMatchObject({ phase: 'Completed', assistantText: 'Done.', error: null, turns: 2 });
+    expect(result).toMatchObject({
+      phase: 'Completed',
+      assistantText: 'Done.',
+      finishReason: 'stop',
+      answer: 'complete',
+      error: null,
+      turns: 2,
+    });
     expect(result.messages.map((message: { role: string }) => message.role)).toEqual([
       'system',
       'user',
@@ -122,9 +138,12 @@ describe('spine ask', () => {
       toolCallTurn('fs_write', { path: '@state/tool-results/call_1.json', content: 'forged' }, 'call_2'),
       answerTurn('Seen.'),
     );
-    const run = await runCli(['ask', 'Dump', ...endpoint(), '--tools-module', 'huge.mjs', '--json'], {
-      cwd: project,
-    });
+    const run = await runCli(
+      ['ask', 'Dump', ...endpoint(), '--tools-module', 'huge.mjs', '--json', '--write'],
+      {
+        cwd: project,
+      },
+    );
     expect(run.code).toBe(0);
     const [, second, third] = requestsOfThisRun();
     const sent = sentToolResults(second)[0] as Record<string, unknown>;
@@ -154,6 +173,32 @@ describe('spine ask', () => {
     expect(run.code).toBe(1);
     expect(run.stdout.split('Let me check.').length - 1).toBe(1);
     expect(run.stderr).toContain('slot crashed');
+  });
+
+  it('an answer cut by the token limit is not a success: a note, exit 3, finishReason length in --json', async () => {
+    runner.enqueue(
+      { sse: [textChunk('La la la'), finishChunk('length')] },
+      { sse: [textChunk('La la la'), finishChunk('length')] },
+    );
+    const human = await runCli(['ask', 'Sing', ...endpoint(), '--max-tokens', '3'], { cwd: project });
+    expect(human.code).toBe(3);
+    expect(human.stdout).toBe('La la la\n');
+    expect(human.stderr).toMatch(/cut off at its token limit.*--max-tokens/);
+    expect(requestsOfThisRun()[0]?.body).toMatchObject({ max_tokens: 3 });
+    const json = await runCli(['ask', 'Sing', ...endpoint(), '--json'], { cwd: project });
+    expect(json.code).toBe(3);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      finishReason: 'length',
+      answer: 'cut',
+      phase: 'Completed',
+    });
+  });
+
+  it('an answer with reasoning and no text is not a success either', async () => {
+    runner.enqueue({ sse: [textChunk('<think> Hmm</think>'), finishChunk('stop')] });
+    const run = await runCli(['ask', '/think', ...endpoint()], { cwd: project });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/no answer text/);
   });
 
   it('calls a tool from --tools-module', async () => {
@@ -191,19 +236,12 @@ describe('spine ask', () => {
     expect(sentMessages(first)[0]?.content).not.toContain('@project');
   });
 
-  it('refuses fs.write into a read-only project, and allows it with --write', async () => {
+  it('offers no write tool without --write, and writes with it', async () => {
     const readme = path.join(project, 'README.md');
-    runner.enqueue(
-      toolCallTurn('fs_write', { path: '@project/README.md', content: 'overwritten' }),
-      answerTurn('I could not write.'),
-    );
+    runner.enqueue(answerTurn('I cannot write here.'));
     const refused = await runCli(['ask', 'Overwrite the README', ...endpoint()], { cwd: project });
     expect(refused.code).toBe(0);
-    expect(refused.stderr).toMatch(/^← error E_SANDBOX_VIOLATION: .*read-only/m);
-    expect(sentToolResults(runner.requests.at(-1))[0]).toMatchObject({
-      ok: false,
-      error: { code: 'E_SANDBOX_VIOLATION', details: { reason: 'read-only-mount' } },
-    });
+    expect(sentToolNames(requestsOfThisRun()[0])).not.toContain('fs_write');
     expect(await readFile(readme, 'utf8')).toBe('Spine reads this file.\n');
 
     runner.enqueue(

@@ -51,7 +51,7 @@ describe('spine chat', () => {
     expect(run.code).toBe(0);
     const out = run.stdout;
     expect(out).toMatch(/^fs\.read\s+\S/m);
-    expect(out).toMatch(/^fs\.apply_patch\s+\S/m);
+    expect(out).toMatch(/^fs\.list\s+\S/m);
     expect(out).toContain(`qwen3 at ${runner.baseUrl} (openai-compatible)`);
     expect(out).toContain('→ fs.read {"path":"@project/README.md"}\n← ok ');
     expect(out).toContain('It says Spine reads it.\n');

@@ -111,6 +111,43 @@ describe('EngineEventRenderer', () => {
     expect(calls).toEqual(['start waiting for the model', 'stop', 'stop']);
   });
 
+  it('shows a tool call being written, with its name and size, on the spinner line', () => {
+    const calls: string[] = [];
+    let active = false;
+    const waiting = {
+      get active() {
+        return active;
+      },
+      start: (label: string) => {
+        active = true;
+        calls.push(`start ${label}`);
+      },
+      relabel: (label: string) => calls.push(`relabel ${label}`),
+      stop: () => {
+        active = false;
+        calls.push('stop');
+      },
+    } as unknown as WaitIndicator;
+    const output = new TerminalOutput(sink());
+    const renderer = new EngineEventRenderer({ text: output, info: output, showReasoning: false, waiting });
+    const progress = (name: string | undefined, argumentChars: number): EngineEvent => ({
+      type: 'tool-call-progress',
+      ...at,
+      name,
+      argumentChars,
+    });
+    play(renderer, [
+      progress(undefined, 0),
+      progress('fs_list', 12),
+      { type: 'text-delta', ...at, text: 'x' },
+    ]);
+    expect(calls).toEqual([
+      'start writing a call: 0 characters',
+      'relabel writing a call to fs_list: 12 characters',
+      'stop',
+    ]);
+  });
+
   it('cuts long arguments short', () => {
     const described = describeArguments({ path: '@project/a.md', content: 'x'.repeat(1000) });
     expect(described).toHaveLength(200);

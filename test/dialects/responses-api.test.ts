@@ -72,7 +72,7 @@ describe('apiType responses: requests', () => {
     expect(received?.body).toEqual({
       model: 'qwen3',
       instructions: 'Be brief.',
-      input: [{ role: 'user', content: 'Weather in Oslo?' }],
+      input: [{ type: 'message', role: 'user', content: 'Weather in Oslo?' }],
       tools: [
         {
           type: 'function',
@@ -106,8 +106,8 @@ describe('apiType responses: requests', () => {
     });
     const sentBody = runner.requests[1]?.body as { input: unknown[] } | undefined;
     expect(sentBody?.input).toEqual([
-      { role: 'user', content: 'Weather in Oslo?' },
-      { role: 'assistant', content: 'Checking.' },
+      { type: 'message', role: 'user', content: 'Weather in Oslo?' },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Checking.' }] },
       { type: 'function_call', call_id: 'call_oslo', name: 'get_weather', arguments: '{"city":"Oslo"}' },
       { type: 'function_call_output', call_id: 'call_oslo', output: '{"ok":true,"data":"sunny"}' },
     ]);

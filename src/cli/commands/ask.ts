@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { ChatMessage } from '../../core/types.js';
 import type { EngineResult } from '../../engine/engine-types.js';
 import { createRunEngine } from '../create-run-engine.js';
+import { incompleteAnswerExitCode, judgeAnswer } from '../judge-answer.js';
 import { locateRunFolder } from '../locate-audit-log.js';
 import { selectModel } from '../model-selection.js';
 import { EngineEventRenderer } from '../render-engine-events.js';
@@ -31,7 +32,7 @@ export function registerAskCommand(program: Command): void {
       )
       .option(
         '--json',
-        'print one JSON object: {phase, assistantText, error, messages, turns, runId, runDir}',
+        'print one JSON object: {phase, assistantText, finishReason, answer, error, messages, turns, runId, runDir}',
       ),
   ).action(async (task: string, flags: AskFlags) => {
     try {
@@ -67,6 +68,11 @@ export function registerAskCommand(program: Command): void {
       }
       // WaitingUser after max turns or a detected loop is not a finished task: scripts see exit 1.
       if (!result.success) process.exitCode = 1;
+      const answer = judgeAnswer(result);
+      if (answer.note !== undefined) {
+        process.stderr.write(`${answer.note}\n`);
+        process.exitCode = incompleteAnswerExitCode;
+      }
     } catch (error) {
       reportError(error, Boolean(flags.json));
     }
@@ -96,8 +102,10 @@ function renderToStderr(showReasoning: boolean) {
 
 function printJson(result: EngineResult, runDir: string): void {
   const { phase, assistantText, error, messages, turns, runId } = result;
+  const finishReason = result.finishReason ?? null;
+  const answer = judgeAnswer(result).verdict;
   process.stdout.write(
-    `${JSON.stringify({ phase, assistantText, error: error ?? null, messages, turns, runId, runDir })}\n`,
+    `${JSON.stringify({ phase, assistantText, finishReason, answer, error: error ?? null, messages, turns, runId, runDir })}\n`,
   );
 }
 

@@ -93,4 +93,11 @@ function printIncompleteCalls(response: ModelResponse, stdout: TerminalOutput): 
   for (const call of response.incompleteToolCalls) {
     stdout.line(`(incomplete tool call ${call.name}: ${call.rawArguments})`);
   }
+  // llama-server drops a call cut inside its <tool_call> without a trace: the finish is all that tells.
+  if (response.finishReason === 'length' && response.incompleteToolCalls.length === 0) {
+    stdout.endLine();
+    process.stderr.write(
+      '(the answer was cut off at its token limit: raise max_tokens or the runner’s context)\n',
+    );
+  }
 }

@@ -12,13 +12,9 @@ import { childPathSync, openFolderSync, readSmallFileSync, type SearchFolder } f
 const parameters = {
   type: 'object',
   properties: {
-    path: { type: 'string', description: 'Folder to list, e.g. "@project" or "@pkg/steps".' },
-    depth: {
-      type: 'integer',
-      minimum: 1,
-      description: 'How many levels to list (default 1: the folder itself).',
-    },
-    glob: { type: 'string', description: 'Only entries matching this glob, e.g. "*.md" or "src/**/*.ts".' },
+    path: { type: 'string', description: 'e.g. @project' },
+    depth: { type: 'integer', minimum: 1, description: 'levels (default 1)' },
+    glob: { type: 'string', description: 'e.g. *.md' },
   },
   required: ['path'],
   additionalProperties: false,
@@ -28,9 +24,7 @@ const parameters = {
 export function createFsList(context: FsContext): FsOperation {
   return {
     name: 'fs.list',
-    description:
-      'List a folder. Entries are relative to it; folders end with "/". Use depth for subfolders and glob to filter. ' +
-      '.git and paths ignored by .gitignore are left out.',
+    description: 'List a folder (folders end with /).',
     parameters,
     writes: false,
     run: async (args, toolContext) => {

@@ -11,22 +11,11 @@ import { sha256Hex } from './sha256-hex.js';
 const parameters = {
   type: 'object',
   properties: {
-    path: {
-      type: 'string',
-      description: 'File to read, e.g. "@project/src/index.ts" (mounts: @project, @pkg, @state).',
-    },
-    startLine: {
-      type: 'integer',
-      minimum: 1,
-      description: 'First line to read (1-based). Use with endLine for a window of a large file.',
-    },
-    endLine: {
-      type: 'integer',
-      minimum: 1,
-      description: 'Last line to read (inclusive). Without it, as many lines as fit the read limit.',
-    },
-    offset: { type: 'integer', minimum: 0, description: 'Byte offset to start at (instead of lines).' },
-    length: { type: 'integer', minimum: 0, description: 'Number of bytes to read from offset.' },
+    path: { type: 'string', description: 'e.g. @project/src/a.ts' },
+    startLine: { type: 'integer', minimum: 1 },
+    endLine: { type: 'integer', minimum: 1 },
+    offset: { type: 'integer', minimum: 0, description: 'bytes, instead of lines' },
+    length: { type: 'integer', minimum: 0 },
   },
   required: ['path'],
   additionalProperties: false,
@@ -36,9 +25,8 @@ const parameters = {
 export function createFsRead(context: FsContext): FsOperation {
   return {
     name: 'fs.read',
-    description:
-      'Read a text file. Small files come back whole with their sha256; a large file comes back as a preview ' +
-      'with a hint: then read a window with startLine/endLine (or offset/length), or locate text with fs.search first.',
+    // Short on purpose: definitions are sent with every request, and a small model's context may be 1,024 tokens.
+    description: 'Read a text file. A large one gives a preview: then read startLine..endLine.',
     parameters,
     writes: false,
     run: (args, toolContext) => readFileTool(context, args, toolContext),

@@ -11,25 +11,14 @@ import { type SearchProgress, type SearchTreeOptions, searchSingleFile, searchTr
 const parameters = {
   type: 'object',
   properties: {
-    query: {
-      type: 'string',
-      description:
-        'Text to find (literal, case-sensitive unless ignoreCase). A JavaScript regular expression when regex is true.',
-    },
-    regex: { type: 'boolean', description: 'Treat query as a regular expression.' },
-    ignoreCase: { type: 'boolean', description: 'Match without regard to case.' },
-    path: {
-      type: 'string',
-      description:
-        'Folder or file to search (default "@project"). Files ignored by .gitignore, .git, binaries and symlinks are skipped.',
-    },
-    glob: {
-      type: 'string',
-      description: 'Only files matching this glob, e.g. "*.ts" or "src/**/*.md" (relative to path).',
-    },
-    maxMatches: { type: 'integer', minimum: 1, description: 'Most matches to return (default 100).' },
-    before: { type: 'integer', minimum: 0, description: 'Lines of context before each match.' },
-    after: { type: 'integer', minimum: 0, description: 'Lines of context after each match.' },
+    query: { type: 'string' },
+    regex: { type: 'boolean', description: 'query is a regular expression (RE2)' },
+    ignoreCase: { type: 'boolean' },
+    path: { type: 'string', description: 'folder or file (default @project)' },
+    glob: { type: 'string', description: 'e.g. *.ts' },
+    maxMatches: { type: 'integer', minimum: 1, description: 'default 100' },
+    before: { type: 'integer', minimum: 0, description: 'context lines' },
+    after: { type: 'integer', minimum: 0, description: 'context lines' },
   },
   required: ['query'],
   additionalProperties: false,
@@ -39,9 +28,7 @@ const parameters = {
 export function createFsSearch(context: FsContext): FsOperation {
   return {
     name: 'fs.search',
-    description:
-      'Search text files for a string or regular expression; returns matching lines with path, line and column. ' +
-      'Use it to find where to read before calling fs.read with startLine/endLine.',
+    description: 'Find lines matching text in files (skips .gitignore’d and binary files).',
     parameters,
     writes: false,
     run: (args, toolContext) => searchTool(context, args, toolContext),

@@ -25,6 +25,11 @@ export interface FsToolsOptions {
   /** Makes `@project` read-only (no `fs.write` / `fs.apply_patch` into it). */
   readOnly?: boolean;
   /**
+   * Offer `fs.write` and `fs.apply_patch` (default true). Without them the definitions sent with every request
+   * shrink by more than half, which a model with a small context needs.
+   */
+  writeTools?: boolean;
+  /**
    * Reads of files with other hard links (nlink > 1) are refused by default: the other name may lie outside
    * the sandbox. Set this to read them (pnpm stores, `cp -al` trees); writes to them are always refused.
    */
@@ -67,13 +72,8 @@ export function fsTools(options: FsToolsOptions): ToolDefinition[] {
       [...(audit === undefined ? [] : [audit.path]), ...(options.readOnlyFiles ?? [])].map(realTarget),
     ),
   };
-  const operations = [
-    createFsRead(context),
-    createFsSearch(context),
-    createFsList(context),
-    createFsWrite(context),
-    createFsApplyPatch(context),
-  ];
+  const operations = [createFsRead(context), createFsSearch(context), createFsList(context)];
+  if (options.writeTools !== false) operations.push(createFsWrite(context), createFsApplyPatch(context));
   const clock = options.clock ?? systemClock;
   return operations.map((operation) => toToolDefinition(operation, audit, clock));
 }

@@ -26,9 +26,11 @@ export interface ResponsesResponseParts extends ResponsesOutput {
  */
 export function assembleResponsesResponse(parts: ResponsesResponseParts): ModelResponse {
   const usage = readResponsesUsage(parts.response.usage, parts.latencyMs);
-  const wireFinish = reachedLimit(usage.completionTokens, parts.maxOutputTokens)
-    ? 'length'
-    : readFinishReason(parts.response);
+  // Only for answers without calls: a call that came whole was not cut, whatever the count says.
+  const wireFinish =
+    parts.calls.length === 0 && reachedLimit(usage.completionTokens, parts.maxOutputTokens)
+      ? 'length'
+      : readFinishReason(parts.response);
   // A call the runner itself marked incomplete is never runnable, even when its cut-off JSON happens to parse.
   const calls = normalizeToolCalls(
     parts.calls.filter((call) => !call.incomplete),
