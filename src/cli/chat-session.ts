@@ -8,6 +8,8 @@ export interface ChatSessionOptions {
   settings: RunSettings;
   llm: ModelClient;
   onEvent: EngineEventListener;
+  /** The model's context window, when known. */
+  contextLength?: number;
 }
 
 export interface ToolSummary {

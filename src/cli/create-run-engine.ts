@@ -12,6 +12,8 @@ export interface RunEngineOptions {
   onEvent: EngineEventListener;
   /** `ask` ends a run at the first answer without tool calls; `chat` waits for the user instead. */
   completeOnAnswer: boolean;
+  /** The model's context window, when known: the history is trimmed to it and each request checked against it. */
+  contextLength?: number;
   /** An earlier run to carry on in its own folder (`spine ask --continue`); a new run when absent. */
   existingRun?: { runId: string; runDir: string };
 }
@@ -44,6 +46,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
     toolResults: { runFolderMount: '@state' },
     ...(settings.maxTurns !== undefined ? { maxTurns: settings.maxTurns } : {}),
     ...(settings.maxTokens !== undefined ? { requestDefaults: { maxTokens: settings.maxTokens } } : {}),
+    ...(options.contextLength !== undefined ? { history: { contextLength: options.contextLength } } : {}),
     ...(options.completeOnAnswer ? { isComplete: () => true } : {}),
   });
   return { runId, runDir, tools, engine };

@@ -12,6 +12,7 @@ export interface EndpointFlags {
   firstByteTimeout?: string;
   idleTimeout?: string;
   maxRetries?: string;
+  contextLength?: string;
 }
 
 export interface ResolvedEndpoint {
@@ -22,7 +23,7 @@ export interface ResolvedEndpoint {
 }
 
 /** The default when nothing is configured: a local Ollama through its OpenAI-compatible route. */
-const defaultBaseUrl = 'http://127.0.0.1:11434/v1';
+export const defaultBaseUrl = 'http://127.0.0.1:11434/v1';
 
 export function addEndpointOptions(command: Command): Command {
   return command
@@ -42,7 +43,11 @@ export function addEndpointOptions(command: Command): Command {
       '--idle-timeout <ms>',
       `longest silence between stream chunks, in ms (default ${defaultTimeouts.idleTimeoutMs})`,
     )
-    .option('--max-retries <n>', 'retries on connection errors, 408/409/429/5xx');
+    .option('--max-retries <n>', 'retries on connection errors, 408/409/429/5xx')
+    .option(
+      '--context-length <n>',
+      "the model's context window in tokens (trims history, checks each request)",
+    );
 }
 
 /** Flags first, then environment, then the local default. */
@@ -63,7 +68,7 @@ export function resolveEndpoint(
 }
 
 /** Every runner needs a model name; guessing one only moves the error to the runner, worded worse. */
-function requireModel(model: string | undefined): string {
+export function requireModel(model: string | undefined): string {
   if (model !== undefined && model.trim() !== '') return model;
   throw new SpineError({
     code: 'CONFIG_INVALID',

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { SpineError } from '../core/spine-error.js';
 import type { ModelClient, RetryInfo } from '../core/types.js';
-import { findConfigFile, loadConfig } from '../llm/config/load-config.js';
 import { createLlmClient, type LlmClient } from '../llm/llm-client.js';
-import { createModelClient } from '../llm/model-client.js';
 import { type ApiType, apiTypes } from '../llm/providers/presets.js';
-import { addEndpointOptions, type EndpointFlags, parseCount, resolveEndpoint } from './endpoint-options.js';
+import type { SettingOrigins } from './command-line-overlay.js';
+import { addEndpointOptions, type EndpointFlags } from './endpoint-options.js';
+import { resolveCommandModels } from './resolve-command-models.js';
 
 /** Endpoint flags plus the config-file flags every model command shares. */
 export interface ModelFlags extends EndpointFlags {
@@ -19,9 +19,12 @@ export interface SelectedModel {
   client: ModelClient;
   /** e.g. `coding: qwen3 at http://127.0.0.1:8080/v1 (spine.yaml)` */
   description: string;
-  /** Set when the model came from a config file. */
-  llm?: LlmClient;
-  role?: string;
+  llm: LlmClient;
+  role: string;
+  /** Where each setting came from (`flag --model`, `spine.yaml:12`, `default`). */
+  origins: SettingOrigins;
+  /** The role's context window, when known: the engine's history budget. */
+  contextLength?: number;
 }
 
 export function addModelOptions(command: Command): Command {
@@ -32,8 +35,8 @@ export function addModelOptions(command: Command): Command {
 }
 
 /**
- * Which model a command uses, in ARCHITECTURE.md's order: endpoint flags (or SPINE_BASE_URL), else the config
- * file, else Ollama on 127.0.0.1:11434.
+ * The model a command talks to: one role, resolved once by `resolveCommandModels` (flag > environment > the
+ * role in spine.yaml > default), behind the same LlmClient whether it came from a config or the flags alone.
  */
 export async function selectModel(
   flags: ModelFlags,
@@ -41,51 +44,28 @@ export async function selectModel(
   cwd: string = process.cwd(),
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<SelectedModel> {
-  const apiType = parseApiType(flags.apiType);
-  const explicitEndpoint = flags.baseUrl !== undefined || env.SPINE_BASE_URL !== undefined;
-  const configFile = flags.config ?? (explicitEndpoint ? undefined : await findConfigFile(cwd));
-  if (configFile !== undefined) return selectConfiguredRole(configFile, flags, onRetry);
-
-  const endpoint = resolveEndpoint(flags, env);
-  const timeoutMs = parseCount(flags.timeout, '--timeout');
-  const firstByteTimeoutMs = parseCount(flags.firstByteTimeout, '--first-byte-timeout');
-  const idleTimeoutMs = parseCount(flags.idleTimeout, '--idle-timeout');
-  const maxRetries = parseCount(flags.maxRetries, '--max-retries');
-  const client = createModelClient({
-    ...endpoint,
-    ...(apiType !== undefined ? { apiType } : {}),
-    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-    ...(firstByteTimeoutMs !== undefined ? { firstByteTimeoutMs } : {}),
-    ...(idleTimeoutMs !== undefined ? { idleTimeoutMs } : {}),
-    ...(maxRetries !== undefined ? { maxRetries } : {}),
-    onRetry,
-  });
-  return { client, description: `${endpoint.model} at ${endpoint.baseUrl} (${endpoint.provider})` };
-}
-
-async function selectConfiguredRole(
-  file: string,
-  flags: ModelFlags,
-  onRetry: (info: RetryInfo) => void,
-): Promise<SelectedModel> {
-  const config = await loadConfig(file);
-  const roles = Object.keys(config.models);
-  const role = flags.role ?? ['default', 'coding'].find((name) => roles.includes(name)) ?? roles[0];
-  if (role === undefined || !roles.includes(role)) {
+  const models = await resolveCommandModels(flags, { cwd, env, allRoles: false, modelRequired: true });
+  const role = models.roles[0];
+  if (role === undefined) {
     throw new SpineError({
       code: 'CONFIG_INVALID',
-      message: `${file}: no role named ${role ?? '(none)'}; configured roles: ${roles.join(', ') || '(none)'}`,
-      details: { file, role, roles },
+      message: `${models.file}: no model roles are configured`,
     });
   }
-  const llm = createLlmClient(config, { onRetry });
+  const llm = createLlmClient(models.config, { onRetry, env });
   const settings = llm.roles().find((summary) => summary.role === role);
   const client: ModelClient = {
     respond: (request) => llm.respond({ ...request, role }),
     stream: (request) => llm.stream({ ...request, role }),
   };
   const where = settings ? `${settings.modelId} at ${settings.endpoint}` : 'unknown model';
-  return { client, llm, role, description: `${role}: ${where} (${file})` };
+  const description =
+    models.file === undefined
+      ? `${where} (${settings?.provider ?? 'openai-compatible'})`
+      : `${role}: ${where} (${models.file})`;
+  const selected: SelectedModel = { client, llm, role, description, origins: models.origins[role]! };
+  if (settings?.contextLength !== undefined) selected.contextLength = settings.contextLength;
+  return selected;
 }
 
 export function parseApiType(value: string | undefined): ApiType | undefined {

@@ -37,6 +37,9 @@ export interface RoleModelClientOptions {
   /** The role's per-attempt timeout. */
   timeoutMs: number;
   contextLength?: number;
+  maxRetries?: number;
+  firstByteTimeoutMs?: number;
+  idleTimeoutMs?: number;
   /** Called before each retry of this role's calls. */
   onRetry?: (info: RetryInfo) => void;
 }
@@ -195,6 +198,9 @@ function toFactoryOptions(settings: RoleSettings): RoleModelClientOptions {
   if (settings.apiKey !== undefined) options.apiKey = settings.apiKey;
   if (settings.headers !== undefined) options.headers = settings.headers;
   if (settings.contextLength !== undefined) options.contextLength = settings.contextLength;
+  if (settings.maxRetries !== undefined) options.maxRetries = settings.maxRetries;
+  if (settings.firstByteTimeoutMs !== undefined) options.firstByteTimeoutMs = settings.firstByteTimeoutMs;
+  if (settings.idleTimeoutMs !== undefined) options.idleTimeoutMs = settings.idleTimeoutMs;
   return options;
 }
 
@@ -211,6 +217,9 @@ const createDefaultModelClient: ModelClientFactory = (options, deps) => {
   if (options.apiKey !== undefined) modelOptions.apiKey = options.apiKey;
   if (options.headers !== undefined) modelOptions.headers = options.headers;
   if (options.contextLength !== undefined) modelOptions.contextLength = options.contextLength;
+  if (options.maxRetries !== undefined) modelOptions.maxRetries = options.maxRetries;
+  if (options.firstByteTimeoutMs !== undefined) modelOptions.firstByteTimeoutMs = options.firstByteTimeoutMs;
+  if (options.idleTimeoutMs !== undefined) modelOptions.idleTimeoutMs = options.idleTimeoutMs;
   if (options.onRetry !== undefined) modelOptions.onRetry = options.onRetry;
   return createModelClient(modelOptions, deps);
 };

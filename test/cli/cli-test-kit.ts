@@ -15,12 +15,15 @@ export interface CliRun {
   stderr: string;
 }
 
-export function runCli(args: string[], options: { cwd?: string; stdin?: string } = {}): Promise<CliRun> {
+export function runCli(
+  args: string[],
+  options: { cwd?: string; stdin?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<CliRun> {
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
       ['--import', tsxLoader, mainScript, ...args],
-      { cwd: options.cwd ?? process.cwd(), env: cleanEnv(), timeout: 15_000 },
+      { cwd: options.cwd ?? process.cwd(), env: { ...cleanEnv(), ...options.env }, timeout: 15_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
         resolve({ code, stdout, stderr });

@@ -40,7 +40,7 @@ export function registerAskCommand(program: Command): void {
       const settings = await readRunSettings(flags);
       const earlier =
         flags.continue === undefined ? undefined : await findEarlierRun(flags.continue, settings);
-      const { client } = await selectModel(flags, printRetry);
+      const { client, contextLength } = await selectModel(flags, printRetry);
       const renderer = new EngineEventRenderer({
         text: new TerminalOutput(process.stdout),
         info: new TerminalOutput(process.stderr),
@@ -51,6 +51,7 @@ export function registerAskCommand(program: Command): void {
         settings,
         llm: client,
         completeOnAnswer: true,
+        ...(contextLength !== undefined ? { contextLength } : {}),
         // With --json stdout holds only the result object; the live view moves to stderr, tools included.
         onEvent: json ? renderToStderr(settings.showReasoning) : renderer.render,
         ...(earlier ? { existingRun: earlier } : {}),

@@ -26,7 +26,12 @@ export function registerChatCommand(program: Command): void {
         showReasoning: settings.showReasoning,
         waiting: new WaitIndicator(process.stderr),
       });
-      const session = new ChatSession({ settings, llm: model.client, onEvent: renderer.render });
+      const session = new ChatSession({
+        settings,
+        llm: model.client,
+        onEvent: renderer.render,
+        ...(model.contextLength !== undefined ? { contextLength: model.contextLength } : {}),
+      });
       await new ChatRepl({
         input: process.stdin,
         output,

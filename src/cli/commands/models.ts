@@ -36,14 +36,19 @@ export function registerModelsCommand(program: Command): void {
         row.endpoint,
       ]);
       process.stdout.write(`${formatTable(header, table)}\n`);
+      // Where each value came from: a flag, an environment variable, a line of the config, or the default.
+      for (const row of rows) {
+        const given = Object.entries(row.origins).map(([setting, origin]) => `${setting} ${origin}`);
+        process.stdout.write(`\n${row.role}: ${given.join(', ')}\n`);
+      }
     } catch (error) {
       reportError(error, Boolean(flags.json));
     }
   });
 }
 
-/** What `spine models` shows of a role: never the key itself, only whether one is there. */
-function describeTarget({ settings }: ModelTarget) {
+/** What `spine models` shows of a role: never the key itself, only whether one is there; and where each came from. */
+function describeTarget({ settings, origins }: ModelTarget) {
   const key = settings.apiKey
     ? 'set'
     : settings.apiKeyEnv
@@ -61,5 +66,6 @@ function describeTarget({ settings }: ModelTarget) {
     contextLength: settings.contextLength ?? null,
     maxConcurrency: Number.isFinite(settings.maxConcurrency) ? settings.maxConcurrency : null,
     key,
+    origins,
   };
 }

@@ -36,6 +36,9 @@ export interface RoleSettings {
   headers?: Record<string, string>;
   failureThreshold: number;
   coolDownMs: number;
+  maxRetries?: number;
+  firstByteTimeoutMs?: number;
+  idleTimeoutMs?: number;
 }
 
 /** A role as a library user may write it: `apiType` and `provider` are inferred when left out. */
@@ -90,6 +93,9 @@ export function resolveRoleSettings(
   if (model.maxTokens !== undefined) settings.maxTokens = model.maxTokens;
   if (model.headers !== undefined) settings.headers = model.headers;
   if (model.apiKeyEnv !== undefined) settings.apiKeyEnv = model.apiKeyEnv;
+  if (model.maxRetries !== undefined) settings.maxRetries = model.maxRetries;
+  if (model.firstByteTimeoutMs !== undefined) settings.firstByteTimeoutMs = model.firstByteTimeoutMs;
+  if (model.idleTimeoutMs !== undefined) settings.idleTimeoutMs = model.idleTimeoutMs;
   const apiKey = readApiKey(config, role, model, preset, env, options.requireApiKey ?? true);
   if (apiKey !== undefined) settings.apiKey = apiKey;
   return settings;
@@ -103,6 +109,7 @@ function readApiKey(
   env: Readonly<Record<string, string | undefined>>,
   requireApiKey: boolean,
 ): string | undefined {
+  if (model.apiKey !== undefined && model.apiKey !== '') return model.apiKey;
   if (model.apiKeyEnv !== undefined) {
     const value = env[model.apiKeyEnv];
     if (value !== undefined && value !== '') return value;

@@ -20,6 +20,14 @@ export interface ModelRoleConfig {
   maxTokens?: number;
   circuitBreaker?: CircuitBreakerConfig;
   headers?: Record<string, string>;
+  /** A key given directly (a command-line flag); wins over `apiKeyEnv`. Never read from the file. */
+  apiKey?: string;
+  /** Retries after the first attempt (default 2); set by a flag, not the file. */
+  maxRetries?: number;
+  /** Each attempt's wait for the response headers (ms); set by a flag, not the file. */
+  firstByteTimeoutMs?: number;
+  /** Longest silence between stream chunks (ms); set by a flag, not the file. */
+  idleTimeoutMs?: number;
 }
 
 export interface CircuitBreakerConfig {

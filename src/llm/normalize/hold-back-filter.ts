@@ -208,7 +208,7 @@ export class HoldBackFilter {
 
   #isPythonicCall(text: string): boolean {
     const calls = parsePythonicCalls(text);
-    return calls !== undefined && calls.every((call) => this.#toolNames.includes(call.function.name));
+    return calls?.every((call) => this.#toolNames.includes(call.function.name)) === true;
   }
 
   #isCall(text: string): boolean {

@@ -31,7 +31,7 @@ export function findFencedCalls(content: string, toolNames: readonly string[]): 
     if (!/^[[{]/.test(body)) {
       // Gemma 3 writes its calls as Python in a ```tool_code fence.
       const calls = parsePythonicCalls(body);
-      if (calls !== undefined && calls.every((call) => toolNames.includes(call.function.name))) {
+      if (calls?.every((call) => toolNames.includes(call.function.name))) {
         const start = match.index;
         spans.push({ start, end: start + match[0].length, dialect: 'fenced tool_code', calls, fixes: [] });
       }
