@@ -1,17 +1,24 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
-import { registerAskCommand } from './commands/ask.js';
-import { registerAuditCommand } from './commands/audit.js';
-import { registerChatCommand } from './commands/chat.js';
-import { registerCompleteCommand } from './commands/complete.js';
-import { registerDoctorCommand } from './commands/doctor.js';
-import { registerModelsCommand } from './commands/models.js';
 import { exitQuietlyOnClosedOutput } from './exit-on-closed-output.js';
 import { readPackageVersion } from './package-version.js';
 import { redactOutputStreams } from './redact-output.js';
 
 exitQuietlyOnClosedOutput();
 redactOutputStreams();
+
+type Register = (program: Command) => void;
+
+// Each command's module is imported only when that command runs (all of them for `--help`): `spine complete`
+// then loads the client alone, not the engine, the tools and the chat loop.
+const commands: Record<string, () => Promise<Register>> = {
+  chat: async () => (await import('./commands/chat.js')).registerChatCommand,
+  ask: async () => (await import('./commands/ask.js')).registerAskCommand,
+  complete: async () => (await import('./commands/complete.js')).registerCompleteCommand,
+  audit: async () => (await import('./commands/audit.js')).registerAuditCommand,
+  models: async () => (await import('./commands/models.js')).registerModelsCommand,
+  doctor: async () => (await import('./commands/doctor.js')).registerDoctorCommand,
+};
 
 const program = new Command()
   .name('spine')
@@ -20,11 +27,8 @@ const program = new Command()
   .showHelpAfterError()
   .configureOutput({ outputError: (text, write) => write(text) });
 
-registerChatCommand(program);
-registerAskCommand(program);
-registerCompleteCommand(program);
-registerAuditCommand(program);
-registerModelsCommand(program);
-registerDoctorCommand(program);
+const named = process.argv[2];
+const wanted = named !== undefined && named in commands ? [named] : Object.keys(commands);
+for (const register of await Promise.all(wanted.map((name) => commands[name]!()))) register(program);
 
 await program.parseAsync(process.argv);

@@ -52,7 +52,8 @@ export async function selectModel(
       message: `${models.file}: no model roles are configured`,
     });
   }
-  const llm = createLlmClient(models.config, { onRetry, env });
+  // A CLI process makes a few calls and exits: Node's own http answers sooner than loading undici.
+  const llm = createLlmClient(models.config, { onRetry, env, httpClient: 'node' });
   const settings = llm.roles().find((summary) => summary.role === role);
   const client: ModelClient = {
     respond: (request) => llm.respond({ ...request, role }),

@@ -27,7 +27,7 @@ export async function loadModelTargets(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<ModelTarget[]> {
   const models = await resolveCommandModels(flags, { cwd, env, allRoles: true, modelRequired: false });
-  const llm = createLlmClient(models.config, { env, onRetry });
+  const llm = createLlmClient(models.config, { env, onRetry, httpClient: 'node' });
   return models.roles.map((role) => ({
     settings: resolveRoleSettings(models.config, role, env, { requireApiKey: false }),
     client: {

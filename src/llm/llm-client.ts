@@ -1,5 +1,6 @@
-import { type Context, type Tracer, trace } from '@opentelemetry/api';
+import type { Context, Tracer } from '@opentelemetry/api';
 import { type Clock, systemClock } from '../core/deps.js';
+import { lazyModule } from '../core/lazy-module.js';
 import type { ModelClient, ModelRequest, ModelResponse, RetryInfo, StreamEvent } from '../core/types.js';
 import {
   completeRoleConfig,
@@ -40,6 +41,8 @@ export interface RoleModelClientOptions {
   maxRetries?: number;
   firstByteTimeoutMs?: number;
   idleTimeoutMs?: number;
+  /** See `ModelClientOptions.httpClient`. */
+  httpClient?: 'undici' | 'node';
   /** Called before each retry of this role's calls. */
   onRetry?: (info: RetryInfo) => void;
 }
@@ -51,6 +54,16 @@ export type LlmClientEvent =
   | ({ type: 'budget-warning' } & BudgetWarning)
   | { type: 'circuit-change'; role: string; state: CircuitState; previous: CircuitState };
 
+const otel = lazyModule<typeof import('@opentelemetry/api')>('@opentelemetry/api');
+
+/** The API keeps its registered providers on a global symbol: a look at it costs nothing, loading the API ~25 ms. */
+function registeredTracer(): Tracer | undefined {
+  const registry = (globalThis as Record<symbol, { trace?: unknown } | undefined>)[
+    Symbol.for('opentelemetry.js.api.1')
+  ];
+  return registry?.trace === undefined ? undefined : otel().trace.getTracer('spine');
+}
+
 export interface LlmClientOptions {
   /** Builds each role's model client (default: `createModelClient`). */
   createModelClient?: ModelClientFactory;
@@ -60,7 +73,12 @@ export interface LlmClientOptions {
   onEvent?: (event: LlmClientEvent) => void;
   /** Called before each retry, with the role that retried. */
   onRetry?: (info: RetryInfo & { role: string }) => void;
-  /** Default: `trace.getTracer('spine')`, a no-op until the application registers an OpenTelemetry SDK. */
+  /** See `ModelClientOptions.httpClient` (default `undici`). */
+  httpClient?: 'undici' | 'node';
+  /**
+   * Default: `trace.getTracer('spine')` when the application has registered an OpenTelemetry SDK (before the
+   * client is made); else no spans, and the OpenTelemetry API is not even loaded.
+   */
   tracer?: Tracer;
 }
 
@@ -106,7 +124,7 @@ export function createLlmClient(
   const spineConfig = normalizeConfig(config);
   const clock = options.clock ?? systemClock;
   const env = options.env ?? process.env;
-  const tracer = options.tracer ?? trace.getTracer('spine');
+  const tracer = options.tracer ?? registeredTracer();
   const factory = options.createModelClient ?? createDefaultModelClient;
   const emit = (event: LlmClientEvent) => options.onEvent?.(event);
   const budget = createBudgetGuard(spineConfig.budget ?? {}, (warning) =>
@@ -127,6 +145,7 @@ export function createLlmClient(
     });
     const onRetry = options.onRetry;
     const factoryOptions = toFactoryOptions(settings);
+    if (options.httpClient !== undefined) factoryOptions.httpClient = options.httpClient;
     if (onRetry) factoryOptions.onRetry = (info) => onRetry({ ...info, role });
     const inner = factory(factoryOptions, { clock });
     const client = guardModelClient(inner, {
@@ -221,6 +240,7 @@ const createDefaultModelClient: ModelClientFactory = (options, deps) => {
   if (options.firstByteTimeoutMs !== undefined) modelOptions.firstByteTimeoutMs = options.firstByteTimeoutMs;
   if (options.idleTimeoutMs !== undefined) modelOptions.idleTimeoutMs = options.idleTimeoutMs;
   if (options.onRetry !== undefined) modelOptions.onRetry = options.onRetry;
+  if (options.httpClient !== undefined) modelOptions.httpClient = options.httpClient;
   return createModelClient(modelOptions, deps);
 };
 

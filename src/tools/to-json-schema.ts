@@ -1,5 +1,9 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazyModule } from '../core/lazy-module.js';
 import type { JsonSchema, ZodLikeSchema } from './define-tool.js';
+
+// Loaded only when a tool declares its parameters with zod (and zod is then installed, as the tool needs it).
+const zod = lazyModule<typeof import('zod')>('zod');
 
 /** True for a zod 4 schema (anything carrying zod's `_zod` internals). */
 export function isZodSchema(parameters: JsonSchema | ZodLikeSchema): parameters is ZodLikeSchema {
@@ -13,7 +17,7 @@ export function isZodSchema(parameters: JsonSchema | ZodLikeSchema): parameters 
  */
 export function toJsonSchema(parameters: JsonSchema | ZodLikeSchema): JsonSchema {
   if (!isZodSchema(parameters)) return parameters;
-  const converted = z.toJSONSchema(parameters as unknown as z.ZodType, {
+  const converted = zod().toJSONSchema(parameters as unknown as z.ZodType, {
     target: 'draft-07',
     io: 'input',
     unrepresentable: 'any',

@@ -1,6 +1,6 @@
-import { Ajv, type ErrorObject } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv';
 import type { z } from 'zod';
+import { compileJsonSchema, type ErrorObject } from '../core/json-schema.js';
 import { SpineError } from '../core/spine-error.js';
 import type { JsonSchema, ZodLikeSchema } from './define-tool.js';
 import { isZodSchema } from './to-json-schema.js';
@@ -41,19 +41,10 @@ function createZodCheck(parameters: ZodLikeSchema): ArgumentsCheck {
 }
 
 function createJsonSchemaCheck(toolName: string, parameters: JsonSchema): ArgumentsCheck {
-  const { $schema: dialect, ...body } = parameters;
-  const modern = typeof dialect === 'string' && /2019-09|2020-12/.test(dialect);
-  const options = {
-    allErrors: true,
-    strict: false,
-    validateFormats: false,
-    useDefaults: true,
-    logger: false,
-  } as const;
-  const ajv = modern ? new Ajv2020(options) : new Ajv(options);
-  let validate: ReturnType<Ajv['compile']>;
+  let validate: ValidateFunction;
   try {
-    validate = ajv.compile(body);
+    // Defaults are filled in on the copy `execute` gets, never on the caller's object.
+    validate = compileJsonSchema(parameters, { useDefaults: true });
   } catch (error) {
     throw new SpineError({
       code: 'CONFIG_INVALID',

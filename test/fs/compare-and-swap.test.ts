@@ -25,7 +25,7 @@ beforeAll(async () => {
     outfile: bundle,
     logLevel: 'silent',
     banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+      js: "import { createRequire as createBannerRequire } from 'node:module'; const require = createBannerRequire(import.meta.url);",
     },
   });
 });

@@ -28,7 +28,7 @@ beforeAll(async () => {
     logLevel: 'silent',
     // CommonJS dependencies (yaml) call require(); an ESM bundle needs one made for it.
     banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+      js: "import { createRequire as createBannerRequire } from 'node:module'; const require = createBannerRequire(import.meta.url);",
     },
   });
 });

@@ -1,7 +1,9 @@
-import { type Document, isAlias, isMap, isScalar, isSeq, type LineCounter, type Node, visit } from 'yaml';
+import type { Document, LineCounter, Node } from 'yaml';
+import { lazyModule } from '../../core/lazy-module.js';
 import { type ConfigProblem, suggestClosest } from './config-error.js';
 import type { ValueRule } from './config-schema.js';
 
+const yaml = lazyModule<typeof import('yaml')>('yaml');
 export interface CheckedConfig {
   /** The document as plain values (keys as written), with every invalid value left out. */
   value: unknown;
@@ -48,9 +50,9 @@ class ConfigNodeChecker {
     document: Document,
     private readonly lineCounter: LineCounter,
   ) {
-    visit(document, (_key, node) => {
+    yaml().visit(document, (_key, node) => {
       const anchor = (node as { anchor?: unknown }).anchor;
-      if (typeof anchor === 'string' && !isAlias(node)) this.anchors.set(anchor, node as Node);
+      if (typeof anchor === 'string' && !yaml().isAlias(node)) this.anchors.set(anchor, node as Node);
     });
   }
 
@@ -58,7 +60,7 @@ class ConfigNodeChecker {
   private deref(raw: unknown): Node | null | undefined {
     this.visits += 1;
     if (this.visits > maxConfigNodeVisits) throw new TooManyNodes();
-    return isAlias(raw) ? this.anchors.get(raw.source) : (raw as Node | null);
+    return yaml().isAlias(raw) ? this.anchors.get(raw.source) : (raw as Node | null);
   }
 
   check(raw: unknown, rule: ValueRule, path: string, keyLine: number): unknown {
@@ -68,7 +70,7 @@ class ConfigNodeChecker {
     if (rule.kind === 'record') return this.checkRecord(node, rule, path, line);
     if (rule.kind === 'string-list') return this.checkStringList(node, path, line);
     if (rule.kind === 'string-map') return this.checkStringMap(node, path, line);
-    const scalar = isScalar(node) ? node.value : node === null || node === undefined ? null : node;
+    const scalar = yaml().isScalar(node) ? node.value : node === null || node === undefined ? null : node;
     const problem = describeScalarProblem(scalar, rule);
     if (problem === undefined) return scalar;
     this.report(line, path, problem);
@@ -125,11 +127,14 @@ class ConfigNodeChecker {
   }
 
   private checkStringList(node: Node | null | undefined, path: string, line: number) {
-    if (!isSeq(node) || !node.items.every((item) => isScalar(item) && typeof item.value === 'string')) {
+    if (
+      !yaml().isSeq(node) ||
+      !node.items.every((item) => yaml().isScalar(item) && typeof item.value === 'string')
+    ) {
       this.report(line, path, 'must be a list of strings');
       return undefined;
     }
-    return node.items.map((item) => (isScalar(item) ? item.value : ''));
+    return node.items.map((item) => (yaml().isScalar(item) ? item.value : ''));
   }
 
   private checkStringMap(node: Node | null | undefined, path: string, line: number) {
@@ -138,7 +143,7 @@ class ConfigNodeChecker {
     const result: Record<string, string> = {};
     for (const entry of entries) {
       const valueNode = this.deref(entry.value);
-      const value = isScalar(valueNode) ? valueNode.value : undefined;
+      const value = yaml().isScalar(valueNode) ? valueNode.value : undefined;
       if (typeof value === 'string') result[entry.key] = value;
       else this.report(entry.line, entry.path, 'must be a string');
     }
@@ -147,7 +152,7 @@ class ConfigNodeChecker {
 
   /** The map's entries with their key lines, or undefined (reported) when the node is not a map. */
   private readEntries(node: Node | null | undefined, path: string, line: number) {
-    if (!isMap(node)) {
+    if (!yaml().isMap(node)) {
       this.report(line, path, 'must be a map');
       return undefined;
     }
@@ -156,7 +161,7 @@ class ConfigNodeChecker {
     for (const pair of node.items) {
       const keyNode = this.deref(pair.key);
       const keyLine = keyNode?.range ? this.lineAt(keyNode.range[0]) : line;
-      const key = isScalar(keyNode) ? keyNode.value : undefined;
+      const key = yaml().isScalar(keyNode) ? keyNode.value : undefined;
       if (typeof key !== 'string' && typeof key !== 'number') {
         this.report(keyLine, path, 'keys must be plain words');
         continue;

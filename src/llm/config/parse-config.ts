@@ -1,4 +1,5 @@
-import { type Document, LineCounter, parseDocument } from 'yaml';
+import type { Document, LineCounter } from 'yaml';
+import { lazyModule } from '../../core/lazy-module.js';
 import type { SpineError } from '../../core/spine-error.js';
 import { checkConfigNode } from './check-config-node.js';
 import { type ConfigProblem, createConfigError } from './config-error.js';
@@ -11,6 +12,8 @@ import { toSpineConfig } from './to-spine-config.js';
  * (they are a few kilobytes) is refused before it is parsed.
  */
 export const maxConfigChars = 1024 * 1024;
+
+const yaml = lazyModule<typeof import('yaml')>('yaml');
 
 /** The error for a config far larger than any real one. */
 export function configTooLarge(fileName: string, size: string): SpineError {
@@ -31,7 +34,8 @@ export function configTooLarge(fileName: string, size: string): SpineError {
  */
 export function parseConfig(text: string, fileName: string): SpineConfig {
   if (text.length > maxConfigChars) throw configTooLarge(fileName, `${text.length} characters`);
-  const lineCounter = new LineCounter();
+  const { LineCounter: LineCounterClass, parseDocument } = yaml();
+  const lineCounter = new LineCounterClass();
   // Duplicate keys are found by the checker in linear time (yaml's uniqueKeys compares each key with all others).
   const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
   const syntaxProblems = readSyntaxProblems(document, lineCounter);

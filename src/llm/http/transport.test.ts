@@ -4,6 +4,7 @@ import { type FakeRunner, startFakeRunner } from '../../../test/support/fake-run
 import { SpineError } from '../../core/spine-error.js';
 import { createFetchTransport } from './fetch-transport.js';
 import type { HttpTransport } from './http-transport.js';
+import { createNodeHttpTransport } from './node-http-transport.js';
 import { createUndiciTransport } from './undici-transport.js';
 
 let runner: FakeRunner;
@@ -31,6 +32,7 @@ async function closedPort(): Promise<number> {
 const transports: Array<[string, () => HttpTransport]> = [
   ['undici', () => createUndiciTransport()],
   ['fetch', () => createFetchTransport(fetch)],
+  ['node http', () => createNodeHttpTransport()],
 ];
 
 describe.each(transports)('%s transport', (_name, createTransport) => {

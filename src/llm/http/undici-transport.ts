@@ -1,10 +1,11 @@
-import type { Readable, Transform } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { Agent, type Dispatcher, request } from 'undici';
-import { SpineError } from '../../core/spine-error.js';
-import { describeUrl } from '../errors/describe-url.js';
+import type { Agent, Dispatcher } from 'undici';
+import { lazyModule } from '../../core/lazy-module.js';
+import { decodeContentEncoding } from './decode-content-encoding.js';
 import type { HttpRequest, HttpResponse, HttpTransport } from './http-transport.js';
 import { toConnectionError } from './to-connection-error.js';
+
+// Loaded at the first request, not at import: undici alone is ~75 ms of a cold start.
+const undici = lazyModule<typeof import('undici')>('undici');
 
 let sharedAgent: Agent | undefined;
 
@@ -13,7 +14,7 @@ let sharedAgent: Agent | undefined;
  * header and body timeouts are off: the model client enforces first-byte, idle and total deadlines itself.
  */
 function getSharedAgent(): Agent {
-  sharedAgent ??= new Agent({
+  sharedAgent ??= new (undici().Agent)({
     headersTimeout: 0,
     bodyTimeout: 0,
     keepAliveTimeout: 4_000,
@@ -35,7 +36,7 @@ export function createUndiciTransport(dispatcher?: Dispatcher): HttpTransport {
     async send(httpRequest: HttpRequest): Promise<HttpResponse> {
       let response: Dispatcher.ResponseData;
       try {
-        response = await request(httpRequest.url, {
+        response = await undici().request(httpRequest.url, {
           method: httpRequest.method,
           headers: httpRequest.headers,
           body: httpRequest.body,
@@ -78,41 +79,9 @@ function readBody(body: AsyncIterable<Uint8Array>, url: string): AsyncIterable<U
   };
 }
 
-const decoders: Record<string, () => Transform> = {
-  gzip: () => createGunzip(),
-  'x-gzip': () => createGunzip(),
-  deflate: () => createInflate(),
-  br: () => createBrotliDecompress(),
-};
-
-/**
- * A body as its bytes: gzip, deflate and br (which a proxy may apply even unasked) are decoded, and the
- * `content-encoding` header removed so that nothing downstream decodes twice. Another encoding is an error
- * that names it, rather than compressed bytes read as text.
- */
-function decodeContentEncoding(raw: Readable, headers: Record<string, string>, url: string): Readable {
-  const encoding = headers['content-encoding']?.trim().toLowerCase();
-  if (encoding === undefined || encoding === '' || encoding === 'identity') return raw;
-  const decoder = decoders[encoding];
-  if (decoder === undefined) {
-    // Nobody will read this body: its abort error has no one to go to.
-    raw.on('error', () => undefined);
-    raw.destroy();
-    throw new SpineError({
-      code: 'LLM_BAD_RESPONSE',
-      message: `the response from ${describeUrl(url)} is compressed with "${encoding}", which Spine cannot decode (gzip, deflate and br are decoded): turn compression off in the proxy`,
-      details: { contentEncoding: encoding },
-    });
-  }
-  delete headers['content-encoding'];
-  delete headers['content-length'];
-  const decoded = decoder();
-  raw.on('error', (error) => decoded.destroy(error));
-  decoded.on('error', () => raw.destroy());
-  return raw.pipe(decoded);
-}
-
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+export function flattenHeaders(
+  headers: Record<string, string | string[] | undefined>,
+): Record<string, string> {
   const flat: Record<string, string> = {};
   for (const name in headers) {
     const value = headers[name];

@@ -1,5 +1,6 @@
-import { type Context, type Span, SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
+import type { Context, Span, Tracer } from '@opentelemetry/api';
 import type { Clock } from '../../core/deps.js';
+import { lazyModule } from '../../core/lazy-module.js';
 import { SpineError } from '../../core/spine-error.js';
 import type { Usage } from '../../core/types.js';
 
@@ -14,6 +15,10 @@ export interface CallSpanInfo {
   parentContext?: Context;
 }
 
+const otel = lazyModule<typeof import('@opentelemetry/api')>('@opentelemetry/api');
+
+const noSpan: CallSpan = { succeed: () => undefined, fail: () => undefined };
+
 export interface CallSpan {
   succeed(usage: Usage | undefined): void;
   fail(error: unknown): void;
@@ -24,7 +29,10 @@ export interface CallSpan {
  * usage.prompt_tokens, usage.completion_tokens and, on failure, error_type and an error status. The same facts
  * are also set under OpenTelemetry's GenAI semantic conventions (`gen_ai.*`), which tracing backends chart.
  */
-export function startCallSpan(tracer: Tracer, clock: Clock, info: CallSpanInfo): CallSpan {
+export function startCallSpan(tracer: Tracer | undefined, clock: Clock, info: CallSpanInfo): CallSpan {
+  // No tracer: no span, and the OpenTelemetry API is never loaded.
+  if (tracer === undefined) return noSpan;
+  const { SpanKind, SpanStatusCode } = otel();
   const startedAt = clock.now();
   const span = tracer.startSpan(
     info.stream ? 'llm.stream' : 'llm.respond',

@@ -33,7 +33,8 @@ export interface CallGuards {
   breaker: CircuitBreaker;
   budget?: BudgetGuard;
   governance?: GovernanceConfig;
-  tracer: Tracer;
+  /** Undefined when no OpenTelemetry SDK is registered: calls then make no spans. */
+  tracer: Tracer | undefined;
   clock: Clock;
   onCallEnd?: (event: CallEndEvent) => void;
 }

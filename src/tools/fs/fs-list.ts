@@ -1,10 +1,10 @@
 import { closeSync, type Dirent, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import picomatch from 'picomatch';
 import { EventLoopPacer } from './event-loop-pacer.js';
 import type { FsContext, FsOperation } from './fs-context.js';
 import { fsError } from './fs-failure.js';
 import { isHiddenEntry } from './hidden-entries.js';
+import { picomatch } from './lazy-picomatch.js';
 import { openSearchStart } from './open-search-start.js';
 import { resolveMountPath } from './resolve-mount-path.js';
 import { childPathSync, openFolderSync, readSmallFileSync, type SearchFolder } from './search-tree.js';

@@ -1,8 +1,8 @@
 import { closeSync } from 'node:fs';
-import picomatch from 'picomatch';
 import type { ToolContext } from '../define-tool.js';
 import type { FsContext, FsOperation, FsOperationOutcome } from './fs-context.js';
 import { fsError } from './fs-failure.js';
+import { picomatch } from './lazy-picomatch.js';
 import { createLineMatcher, type SearchHit } from './line-matcher.js';
 import { openSearchStart } from './open-search-start.js';
 import { resolveMountPath } from './resolve-mount-path.js';

@@ -1,4 +1,8 @@
-import ignore, { type Ignore } from 'ignore';
+import type ignoreType from 'ignore';
+import type { Ignore } from 'ignore';
+import { lazyModule } from '../../core/lazy-module.js';
+
+const ignore = lazyModule<typeof ignoreType>('ignore');
 
 /**
  * Rules read from one .gitignore. Real ones have tens to a few hundred; every rule is tested against every path
@@ -27,7 +31,7 @@ export class GitignoreStack {
   /** A stack with one more folder's .gitignore (unchanged when it has none). */
   withFile(base: string, content: string | undefined): GitignoreStack {
     if (content === undefined || content.trim() === '') return this;
-    return new GitignoreStack([...this.layers, { base, rules: ignore().add(firstRules(content)) }]);
+    return new GitignoreStack([...this.layers, { base, rules: ignore()().add(firstRules(content)) }]);
   }
 
   /** `path` relative to the mount root, no leading slash. */

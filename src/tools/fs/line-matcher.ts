@@ -1,5 +1,8 @@
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
+import { lazyModule } from '../../core/lazy-module.js';
 import { fsError } from './fs-failure.js';
+
+const re2js = lazyModule<typeof import('re2js')>('re2js');
 
 export interface SearchHit {
   line: number;
@@ -44,10 +47,8 @@ export function createLineMatcher(options: MatcherOptions): LineMatcher {
 function compileLinearPattern(options: MatcherOptions): (text: string, from: number) => number | undefined {
   let pattern: RE2JS;
   try {
-    pattern = RE2JS.compile(
-      options.query,
-      RE2JS.MULTILINE | (options.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0),
-    );
+    const { RE2JS: Re2 } = re2js();
+    pattern = Re2.compile(options.query, Re2.MULTILINE | (options.ignoreCase ? Re2.CASE_INSENSITIVE : 0));
   } catch (error) {
     throw fsError(
       'E_SCHEMA_VALIDATION',

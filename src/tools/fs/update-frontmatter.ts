@@ -1,6 +1,8 @@
-import { type Document, isMap, isSeq, parseDocument } from 'yaml';
+import type { Document } from 'yaml';
+import { lazyModule } from '../../core/lazy-module.js';
 import { fsError } from './fs-failure.js';
 
+const yaml = lazyModule<typeof import('yaml')>('yaml');
 /** The `updateFrontmatter` operation of spec §6.6. */
 export interface FrontmatterUpdate {
   stepsCompleted?: { append: string[] };
@@ -25,7 +27,7 @@ export function updateFrontmatter(text: string, update: FrontmatterUpdate, displ
     });
   }
   const newline = found[1]!;
-  const document = parseDocument(found[2] ?? '');
+  const document = yaml().parseDocument(found[2] ?? '');
   if (document.errors.length > 0) {
     throw fsError(
       'E_INVALID_FRONTMATTER',
@@ -39,7 +41,7 @@ export function updateFrontmatter(text: string, update: FrontmatterUpdate, displ
   // A frontmatter with only comments or nothing in it is an empty mapping.
   if (document.contents === null)
     document.contents = document.createNode({}) as unknown as typeof document.contents;
-  if (!isMap(document.contents)) {
+  if (!yaml().isMap(document.contents)) {
     throw fsError('E_INVALID_FRONTMATTER', `the frontmatter of ${display} is not a mapping`, {
       path: display,
     });
@@ -62,7 +64,7 @@ function appendTo(document: Document, key: string, items: unknown[] | undefined,
     document.set(key, document.createNode(items));
     return;
   }
-  if (!isSeq(existing)) {
+  if (!yaml().isSeq(existing)) {
     throw fsError('E_INVALID_FRONTMATTER', `${key} in the frontmatter of ${display} is not a list`, {
       path: display,
       key,
@@ -78,7 +80,7 @@ function setIn(document: Document, values: Record<string, unknown> | undefined, 
     document.set('variables', document.createNode(values));
     return;
   }
-  if (!isMap(existing)) {
+  if (!yaml().isMap(existing)) {
     throw fsError('E_INVALID_FRONTMATTER', `variables in the frontmatter of ${display} is not a mapping`, {
       path: display,
       key: 'variables',

@@ -1,5 +1,5 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv';
+import { compileJsonSchema, type ErrorObject } from '../../../core/json-schema.js';
 
 export type SchemaCheck = (value: unknown) => { ok: true } | { ok: false; errors: ErrorObject[] };
 
@@ -20,14 +20,9 @@ export function compileSchema(schema: Record<string, unknown>): SchemaCheck | un
 }
 
 function tryCompile(schema: Record<string, unknown>): SchemaCheck | undefined {
-  const { $schema: dialect, ...body } = schema;
-  const modern = typeof dialect === 'string' && /2019-09|2020-12/.test(dialect);
-  const options = { allErrors: true, strict: false, validateFormats: false, logger: false } as const;
-  // A fresh instance per schema: two tools whose schemas share an `$id` must not collide.
-  const ajv = modern ? new Ajv2020(options) : new Ajv(options);
   let validate: ValidateFunction;
   try {
-    validate = ajv.compile(body);
+    validate = compileJsonSchema(schema);
   } catch {
     return undefined;
   }

@@ -1,5 +1,7 @@
-import { jsonrepair } from 'jsonrepair';
+import { lazyModule } from '../../../core/lazy-module.js';
 import { findJsonValueEnd } from './find-json-value-end.js';
+
+const jsonRepair = lazyModule<typeof import('jsonrepair')>('jsonrepair');
 
 export type LenientJsonFix = 'code-fence' | 'python-literals' | 'json-repair' | 'truncated-json';
 
@@ -41,7 +43,7 @@ export function parseLenientJson(text: string): LenientJsonResult {
     if (parsed.ok) return { ok: true, value: parsed.value, fixes: [...fixes, 'code-fence'] };
   }
   try {
-    const parsed = tryParse(jsonrepair(current));
+    const parsed = tryParse(jsonRepair().jsonrepair(current));
     if (parsed.ok) return { ok: true, value: parsed.value, fixes: [...fixes, classifyRepair(current)] };
     return { ok: false, error: strict.error };
   } catch (error) {

@@ -1,0 +1,32 @@
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { lazyModule } from './lazy-module.js';
+
+// Ajv is loaded when the first schema is compiled: most commands never validate anything.
+const ajvModule = lazyModule<typeof import('ajv')>('ajv');
+const ajv2020Module = lazyModule<typeof import('ajv/dist/2020.js')>('ajv/dist/2020.js');
+
+export type { ErrorObject };
+
+/**
+ * The one JSON Schema compiler of Spine, used by the model client (are the model's arguments valid?) and the
+ * ToolHost (are they valid before `execute`?), with the same options, so a fault is worded once: strict mode
+ * off and unknown formats ignored (runners' and models' schemas are loose), draft 2020-12 (zod's output) and
+ * draft-07 both read. A fresh Ajv per schema: two tools whose schemas share an `$id` must not collide.
+ * Throws what Ajv throws when the schema does not compile.
+ */
+export function compileJsonSchema(
+  schema: Record<string, unknown>,
+  options: { useDefaults?: boolean } = {},
+): ValidateFunction {
+  const { $schema: dialect, ...body } = schema;
+  const modern = typeof dialect === 'string' && /2019-09|2020-12/.test(dialect);
+  const settings = {
+    allErrors: true,
+    strict: false,
+    validateFormats: false,
+    logger: false,
+    useDefaults: options.useDefaults ?? false,
+  } as const;
+  const ajv = modern ? new (ajv2020Module().Ajv2020)(settings) : new (ajvModule().Ajv)(settings);
+  return ajv.compile(body);
+}
