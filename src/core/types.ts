@@ -98,8 +98,27 @@ export interface Usage {
 }
 
 /** One fix normalization made (DECISIONS.md §9). */
+/** Stable words for `Repair.kind` (DECISIONS.md §9), every one Spine records. */
+export type RepairKind =
+  | 'generated-id'
+  | 'missing-type'
+  | 'nested-flat-call'
+  | 'parameters-key'
+  | 'empty-arguments'
+  | 'json-repair'
+  | 'truncated-json'
+  | 'code-fence'
+  | 'python-literals'
+  | 'double-encoded'
+  | 'coerced-type'
+  | 'text-extracted'
+  | 'unparsed-call-markup'
+  | 'unclosed-think'
+  | 'think-opened-by-template'
+  | 'reask';
+
 export interface Repair {
-  kind: string;
+  kind: RepairKind;
   toolCallId?: string;
   detail: string;
 }

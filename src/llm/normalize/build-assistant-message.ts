@@ -1,4 +1,5 @@
-import type { AssistantMessage, ToolCall, WireToolCall } from '../../core/types.js';
+import type { AssistantMessage, ToolCall } from '../../core/types.js';
+import { toWireToolCall } from './to-wire-tool-call.js';
 
 /**
  * The chat-shaped assistant message for history after normalization: the content that stays, the runnable
@@ -21,16 +22,3 @@ export function buildAssistantMessage(
 
 // The runner's own text when it already says what the arguments are; otherwise (repaired, coerced, empty)
 // the canonical JSON, since a runner that re-reads history may reject malformed arguments (RUNNER-QUIRKS §8).
-function toWireToolCall(call: ToolCall): WireToolCall {
-  const canonical = JSON.stringify(call.arguments);
-  const text = sameJson(call.rawArguments, canonical) ? call.rawArguments : canonical;
-  return { id: call.id, type: 'function', function: { name: call.name, arguments: text } };
-}
-
-function sameJson(text: string, canonical: string): boolean {
-  try {
-    return JSON.stringify(JSON.parse(text)) === canonical;
-  } catch {
-    return false;
-  }
-}

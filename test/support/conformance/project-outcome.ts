@@ -77,7 +77,7 @@ function projectResponse(expected: ExpectedResponse, actual: ModelResponse): Rec
 
 /** `[]` must match an empty list; otherwise every named kind must have been recorded (others may be too). */
 function projectRepairs(expected: string[], actual: ModelResponse): unknown {
-  const recorded = actual.repairs.map((repair) => repair.kind).sort();
+  const recorded: string[] = actual.repairs.map((repair) => repair.kind).sort();
   if (expected.length === 0) return recorded;
   const remaining = [...recorded];
   for (const kind of expected) {

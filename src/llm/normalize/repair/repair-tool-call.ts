@@ -31,7 +31,8 @@ export interface WireShape {
   shapeFixes: RepairKind[];
 }
 
-const repairDetails: Record<RepairKind, string> = {
+// The kinds a call's own repair records (the rest are recorded where reasoning, re-asks and markup are handled).
+const repairDetails: Partial<Record<RepairKind, string>> = {
   'generated-id': 'the runner sent no id; one was derived from the position and the call',
   'missing-type': 'the call had no type; "function" assumed',
   'nested-flat-call': 'flat {name, arguments} call read as {function: {name, arguments}}',
@@ -104,7 +105,7 @@ function createProblem(
 
 /** The fixed sentence for a repair kind, with the generated id when there is one. */
 export function describeRepair(kind: RepairKind, toolCallId?: string): string {
-  const detail = repairDetails[kind];
+  const detail = repairDetails[kind] ?? kind;
   return kind === 'generated-id' && toolCallId !== undefined ? `${detail} (${toolCallId})` : detail;
 }
 

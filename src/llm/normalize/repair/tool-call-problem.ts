@@ -14,17 +14,4 @@ export interface ToolCallProblem {
 
 export type ToolCallProblemCode = 'E_SCHEMA_VALIDATION' | 'E_UNKNOWN_TOOL';
 
-/** Stable words for `Repair.kind` (DECISIONS.md §9). */
-export type RepairKind =
-  | 'generated-id'
-  | 'missing-type'
-  | 'nested-flat-call'
-  | 'parameters-key'
-  | 'empty-arguments'
-  | 'json-repair'
-  | 'truncated-json'
-  | 'code-fence'
-  | 'python-literals'
-  | 'double-encoded'
-  | 'coerced-type'
-  | 'text-extracted';
+export type { RepairKind } from '../../../core/types.js';

@@ -49,7 +49,7 @@ export function extractTextToolCalls(content: string, toolNames: readonly string
           () => findBarePythonicCalls(content, toolNames),
           () => findFunctionaryCalls(content, toolNames),
         ]);
-  const unparsedRepairs = unparsed.map((span) => ({
+  const unparsedRepairs: Repair[] = unparsed.map((span) => ({
     kind: 'unparsed-call-markup',
     detail: `${span.dialect} markup at offset ${span.start} held no readable tool call; left as text`,
   }));

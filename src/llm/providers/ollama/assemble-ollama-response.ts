@@ -1,13 +1,8 @@
-import type {
-  AssistantMessage,
-  FinishReason,
-  ModelResponse,
-  Repair,
-  WireToolCall,
-} from '../../../core/types.js';
+import type { AssistantMessage, FinishReason, ModelResponse, Repair } from '../../../core/types.js';
 import { mapFinishReason, resolveFinishReason } from '../../normalize/map-finish-reason.js';
 import { normalizeToolCalls, type RawWireToolCall } from '../../normalize/normalize-tool-calls.js';
 import type { ThinkSplitter } from '../../normalize/think-splitter.js';
+import { toWireToolCallAsSent } from '../../normalize/to-wire-tool-call.js';
 import { readOllamaUsage } from './read-ollama-usage.js';
 
 /** Everything one Ollama answer carried, streamed or not, before normalization. */
@@ -38,7 +33,7 @@ export function assembleOllamaResponse(parts: OllamaResponseParts): ModelRespons
     role: 'assistant',
     content: calls.toolCalls.length > 0 && content === '' ? null : content,
   };
-  if (calls.toolCalls.length > 0) message.tool_calls = calls.toolCalls.map(toWireToolCall);
+  if (calls.toolCalls.length > 0) message.tool_calls = calls.toolCalls.map(toWireToolCallAsSent);
   return {
     content,
     toolCalls: calls.toolCalls,
@@ -61,11 +56,6 @@ function mapDoneReason(wire: unknown): FinishReason {
 }
 
 // History keeps the chat shape: arguments as a JSON string, whatever Ollama sent.
-function toWireToolCall(call: { id: string; name: string; rawArguments: string }): WireToolCall {
-  const text = call.rawArguments.trim() === '' ? '{}' : call.rawArguments;
-  return { id: call.id, type: 'function', function: { name: call.name, arguments: text } };
-}
-
 function describeReasoningRepairs(splitter: ThinkSplitter): Repair[] {
   const repairs: Repair[] = [];
   if (splitter.startedInsideBlock)

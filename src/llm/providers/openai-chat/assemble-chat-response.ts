@@ -1,8 +1,9 @@
-import type { AssistantMessage, ModelResponse, Repair, WireToolCall } from '../../../core/types.js';
+import type { AssistantMessage, ModelResponse, Repair } from '../../../core/types.js';
 import { mapFinishReason, resolveFinishReason } from '../../normalize/map-finish-reason.js';
 import { mapUsage } from '../../normalize/map-usage.js';
 import { normalizeToolCalls, type RawWireToolCall } from '../../normalize/normalize-tool-calls.js';
 import type { ThinkSplitter } from '../../normalize/think-splitter.js';
+import { toWireToolCallAsSent } from '../../normalize/to-wire-tool-call.js';
 
 /** Everything one answer carried, streamed or not, before normalization. */
 export interface ChatResponseParts {
@@ -35,7 +36,7 @@ export function assembleChatResponse(parts: ChatResponseParts): ModelResponse {
     // OpenAI accepts null only beside tool calls; without them history must carry a string (RUNNER-QUIRKS §40).
     content: calls.toolCalls.length > 0 && content === '' ? null : content,
   };
-  if (calls.toolCalls.length > 0) message.tool_calls = calls.toolCalls.map(toWireToolCall);
+  if (calls.toolCalls.length > 0) message.tool_calls = calls.toolCalls.map(toWireToolCallAsSent);
   if (parts.hasReasoningContent) message.reasoning_content = parts.fieldReasoning;
   return {
     content,
@@ -52,11 +53,6 @@ export function assembleChatResponse(parts: ChatResponseParts): ModelResponse {
 }
 
 // Sent back to a runner, `""` arguments fail on Ollama /v1 (RUNNER-QUIRKS §8): always a JSON object text.
-function toWireToolCall(call: { id: string; name: string; rawArguments: string }): WireToolCall {
-  const text = call.rawArguments.trim() === '' ? '{}' : call.rawArguments;
-  return { id: call.id, type: 'function', function: { name: call.name, arguments: text } };
-}
-
 function describeReasoningRepairs(splitter: ThinkSplitter): Repair[] {
   const repairs: Repair[] = [];
   if (splitter.startedInsideBlock)

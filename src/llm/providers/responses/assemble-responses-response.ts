@@ -3,12 +3,12 @@ import type {
   FinishReason,
   IncompleteToolCall,
   ModelResponse,
-  WireToolCall,
 } from '../../../core/types.js';
 import { resolveFinishReason } from '../../normalize/map-finish-reason.js';
 import { normalizeToolCalls } from '../../normalize/normalize-tool-calls.js';
 import { generateToolCallId } from '../../normalize/repair/generate-tool-call-id.js';
 import { isRecord } from '../../normalize/repair/parse-tool-arguments.js';
+import { toWireToolCallAsSent } from '../../normalize/to-wire-tool-call.js';
 import type { ResponsesOutput, ResponsesRawCall } from './read-responses-output.js';
 import { readResponsesUsage } from './read-responses-usage.js';
 
@@ -47,7 +47,7 @@ export function assembleResponsesResponse(parts: ResponsesResponseParts): ModelR
     role: 'assistant',
     content: calls.toolCalls.length > 0 && parts.text === '' ? null : parts.text,
   };
-  if (calls.toolCalls.length > 0) message.tool_calls = calls.toolCalls.map(toWireToolCall);
+  if (calls.toolCalls.length > 0) message.tool_calls = calls.toolCalls.map(toWireToolCallAsSent);
   const model = parts.response.model;
   return {
     content: parts.text,
@@ -90,9 +90,4 @@ function toIncompleteCall(call: ResponsesRawCall, position: number): IncompleteT
 function toText(value: unknown): string {
   if (typeof value === 'string') return value;
   return value === undefined || value === null ? '' : (JSON.stringify(value) ?? '');
-}
-
-function toWireToolCall(call: { id: string; name: string; rawArguments: string }): WireToolCall {
-  const text = call.rawArguments.trim() === '' ? '{}' : call.rawArguments;
-  return { id: call.id, type: 'function', function: { name: call.name, arguments: text } };
 }
