@@ -8,6 +8,7 @@ import { withEndpointQuery } from './http/endpoint-url.js';
 import type { HttpResponse, HttpTransport } from './http/http-transport.js';
 import { normalizeModelResponse } from './normalize/normalize-model-response.js';
 import { ResponseStreamNormalizer } from './normalize/response-stream-normalizer.js';
+import type { ToolCallFormat } from './normalize/text-tool-calls/tool-call-formats.js';
 import type {
   DecoderContext,
   EndpointSettings,
@@ -124,7 +125,7 @@ export class ModelCallAttempt {
     }
     if (this.streamed && !isJson(response.headers['content-type'])) {
       this.decoder = adapter.createStreamDecoder(this.decoderContext);
-      this.normalizer = new ResponseStreamNormalizer(this.request);
+      this.normalizer = new ResponseStreamNormalizer(this.request, this.normalizeOptions());
     }
   }
 
@@ -137,7 +138,7 @@ export class ModelCallAttempt {
       const bodyText = await this.readText(this.limits.responseBytes + 1);
       this.checkSize(0);
       const decoded = this.context.adapter.decodeResponse(bodyText, this.decoderContext as DecoderContext);
-      return eventsOf(normalizeModelResponse(decoded, this.request));
+      return eventsOf(normalizeModelResponse(decoded, this.request, this.normalizeOptions()));
     }
     const normalizer = this.normalizer as ResponseStreamNormalizer;
     while (true) {
@@ -176,6 +177,13 @@ export class ModelCallAttempt {
   close(): void {
     this.deadline.dispose();
     this.response?.cancel();
+  }
+
+  /** A pinned tool-call family, from the preset or a model's `quirks:`. */
+  private normalizeOptions(): { toolCallFormat?: ToolCallFormat } {
+    const { endpoint } = this.context;
+    const format = endpoint.preset?.toolCallFormat ?? endpoint.quirks?.toolCallFormat;
+    return format === undefined || format === 'auto' ? {} : { toolCallFormat: format };
   }
 
   /** Counts what was read; `withoutEvent` is 0 when the chunk completed an event, else its size. */

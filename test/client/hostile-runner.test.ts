@@ -168,3 +168,33 @@ describe('a long stream holds its text, not one object per delta', () => {
     expect(buffer.toString()).toBe(`${pieces.join('')}!`);
   });
 });
+
+describe('a model pinned to one tool-call format', () => {
+  it('reads calls of that family from the text and leaves others alone, streamed and not', async () => {
+    const tools = [
+      {
+        type: 'function' as const,
+        function: {
+          name: 'get_weather',
+          description: 'w',
+          parameters: { type: 'object', properties: { city: { type: 'string' } } },
+        },
+      },
+    ];
+    const hermes = '<tool_call>{"name":"get_weather","arguments":{"city":"Oslo"}}</tool_call>';
+    const mistral = '[TOOL_CALLS]get_weather{"city":"Oslo"}';
+    runner.enqueue(
+      { body: completion(mistral) },
+      { body: completion(hermes) },
+      { sse: textStream([mistral]) },
+    );
+    const client = createTestClient(runner, { maxRetries: 0, quirks: { toolCallFormat: 'mistral' } });
+    const read = await client.respond({ ...hello, tools });
+    expect(read.toolCalls.map((call) => call.arguments)).toEqual([{ city: 'Oslo' }]);
+    const ignored = await client.respond({ ...hello, tools });
+    expect(ignored).toMatchObject({ toolCalls: [], content: hermes });
+    const streamed = await drainStream(client.stream({ ...hello, tools }));
+    const done = streamed.events.find((event) => event.type === 'done');
+    expect(done?.type === 'done' && done.response.toolCalls).toHaveLength(1);
+  });
+});

@@ -230,3 +230,14 @@ function catchConfigError(run: () => unknown): Error {
   }
   throw new Error('expected CONFIG_INVALID');
 }
+
+describe('quirks.tool_call_format', () => {
+  it('pins one family, and names the choices when misspelt', () => {
+    const base =
+      'models:\n  r:\n    id: m\n    endpoint: http://127.0.0.1:8080/v1\n    quirks:\n      tool_call_format:';
+    const config = parseConfig(`${base} mistral\n`, 'spine.yaml');
+    expect(config.models.r?.quirks).toEqual({ toolCallFormat: 'mistral' });
+    const error = catchConfigError(() => parseConfig(`${base} mistrall\n`, 'spine.yaml'));
+    expect(error.message).toMatch(/tool_call_format: must be one of auto, hermes/);
+  });
+});

@@ -3,6 +3,7 @@ import { generateToolCallId } from './repair/generate-tool-call-id.js';
 import { repairToolCall } from './repair/repair-tool-call.js';
 import { extractTextToolCalls } from './text-tool-calls/extract-text-tool-calls.js';
 import type { TextToolCallWire } from './text-tool-calls/text-tool-call-wire.js';
+import type { ToolCallFormat } from './text-tool-calls/tool-call-formats.js';
 
 export interface ResponseTextCalls {
   /** The content without the calls' markup; the text around them stays. */
@@ -21,6 +22,8 @@ export interface ExtractResponseTextCallsOptions {
   finishReason: FinishReason;
   /** Mixed into the generated ids, so the same call in another turn of the conversation gets another id. */
   responseKey: string;
+  /** A pinned family (`quirks.tool_call_format`); every family when absent. */
+  toolCallFormat?: ToolCallFormat;
 }
 
 /**
@@ -32,7 +35,7 @@ export function extractResponseTextCalls(
   content: string,
   options: ExtractResponseTextCallsOptions,
 ): ResponseTextCalls | undefined {
-  const extracted = extractTextToolCalls(content, options.toolNames);
+  const extracted = extractTextToolCalls(content, options.toolNames, options.toolCallFormat);
   const changed = extracted.content !== content || extracted.reasoning !== undefined;
   if (extracted.calls.length === 0 && extracted.unparsed.length === 0 && !changed) return undefined;
   const result: ResponseTextCalls = {

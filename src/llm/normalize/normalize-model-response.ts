@@ -12,11 +12,14 @@ import { buildAssistantMessage } from './build-assistant-message.js';
 import { extractResponseTextCalls } from './extract-response-text-calls.js';
 import { rememberOriginalMessage } from './original-assistant-message.js';
 import { repairIncompleteCalls } from './repair-incomplete-calls.js';
+import type { ToolCallFormat } from './text-tool-calls/tool-call-formats.js';
 import { validateToolCall } from './validate-tool-arguments.js';
 
 export interface NormalizeModelResponseOptions {
   /** Streamed calls: the text already emitted as `text-delta` events; the content returned begins with it. */
   emittedText?: string;
+  /** A pinned tool-call family (`quirks.tool_call_format`); every family when absent. */
+  toolCallFormat?: ToolCallFormat;
 }
 
 interface Draft {
@@ -54,7 +57,7 @@ export function normalizeModelResponse(
   };
   repairStructuredCalls(draft, hitTokenCap(response, request));
   if (tools.length > 0 && response.toolCalls.length === 0 && response.incompleteToolCalls.length === 0)
-    extractTextCalls(draft, tools, request.messages.length);
+    extractTextCalls(draft, tools, request.messages.length, options.toolCallFormat);
   coerceBySchema(draft, tools);
   const emitted = options.emittedText;
   const content = emitted === undefined ? draft.content : alignStreamedContent(emitted, draft.content);
@@ -102,11 +105,17 @@ function repairStructuredCalls(draft: Draft, cappedByTokens: boolean): void {
     draft.finishReason = 'tool_calls';
 }
 
-function extractTextCalls(draft: Draft, tools: readonly ToolSpec[], turn: number): void {
+function extractTextCalls(
+  draft: Draft,
+  tools: readonly ToolSpec[],
+  turn: number,
+  toolCallFormat: ToolCallFormat | undefined,
+): void {
   const found = extractResponseTextCalls(draft.content, {
     toolNames: tools.map((tool) => tool.function.name),
     finishReason: draft.finishReason,
     responseKey: `turn-${turn}`,
+    ...(toolCallFormat !== undefined ? { toolCallFormat } : {}),
   });
   if (found === undefined) return;
   if (found.reasoning !== undefined) draft.extraReasoning = found.reasoning;

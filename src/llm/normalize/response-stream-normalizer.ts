@@ -1,6 +1,7 @@
 import type { ModelRequest, ModelResponse, StreamEvent } from '../../core/types.js';
 import { HoldBackFilter } from './hold-back-filter.js';
 import { normalizeModelResponse } from './normalize-model-response.js';
+import type { ToolCallFormat } from './text-tool-calls/tool-call-formats.js';
 
 /**
  * Applies `normalizeModelResponse` to a decoded event stream, keeping the events in agreement with the
@@ -11,13 +12,15 @@ import { normalizeModelResponse } from './normalize-model-response.js';
  */
 export class ResponseStreamNormalizer {
   readonly #request: ModelRequest;
+  readonly #toolCallFormat: ToolCallFormat | undefined;
   readonly #filter: HoldBackFilter | undefined;
   #emitted = '';
   #pendingBlank = '';
   #deferred: StreamEvent[] = [];
 
-  constructor(request: ModelRequest) {
+  constructor(request: ModelRequest, options: { toolCallFormat?: ToolCallFormat } = {}) {
     this.#request = request;
+    this.#toolCallFormat = options.toolCallFormat;
     const toolNames = (request.tools ?? []).map((tool) => tool.function.name);
     this.#filter = toolNames.length > 0 ? new HoldBackFilter({ toolNames }) : undefined;
   }
@@ -54,7 +57,10 @@ export class ResponseStreamNormalizer {
   // Whatever the filter still holds is in the decoder's content; normalization decides what of it is text.
   #finish(decoded: ModelResponse, output: StreamEvent[]): void {
     this.#filter?.flush();
-    const response = normalizeModelResponse(decoded, this.#request, { emittedText: this.#emitted });
+    const response = normalizeModelResponse(decoded, this.#request, {
+      emittedText: this.#emitted,
+      ...(this.#toolCallFormat !== undefined ? { toolCallFormat: this.#toolCallFormat } : {}),
+    });
     this.#emit(response.content.slice(this.#emitted.length), output);
     for (const call of response.toolCalls) output.push({ type: 'tool-call', call });
     output.push(...this.#deferred, { type: 'done', response });

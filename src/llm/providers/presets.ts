@@ -1,3 +1,4 @@
+import { type ToolCallFormat, toolCallFormats } from '../normalize/text-tool-calls/tool-call-formats.js';
 /**
  * Provider presets: per runner, a small table of what its Chat Completions endpoint accepts, so requests never
  * carry a field the runner rejects (RUNNER-QUIRKS §39–50). A model's `quirks:` in the config override single
@@ -58,6 +59,8 @@ export interface ProviderPreset {
   sendSamplingDefaults: boolean;
   /** `temperature` / `top_p` are accepted (OpenAI reasoning models reject them). */
   samplingParameters: boolean;
+  /** Which tool-call family is read from text (`auto`: every one); `quirks.tool_call_format` pins one. */
+  toolCallFormat: ToolCallFormat;
 }
 
 const openAiLike: ProviderPreset = {
@@ -79,6 +82,7 @@ const openAiLike: ProviderPreset = {
   toolMessageName: false,
   sendSamplingDefaults: false,
   samplingParameters: true,
+  toolCallFormat: 'auto',
 };
 
 const localRunner: ProviderPreset = {
@@ -185,4 +189,5 @@ export const quirkKeys: Readonly<
   tool_message_name: { field: 'toolMessageName', values: [true, false] },
   send_sampling_defaults: { field: 'sendSamplingDefaults', values: [true, false] },
   sampling_parameters: { field: 'samplingParameters', values: [true, false] },
+  tool_call_format: { field: 'toolCallFormat', values: toolCallFormats },
 };

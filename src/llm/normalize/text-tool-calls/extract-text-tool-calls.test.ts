@@ -287,3 +287,23 @@ describe('extractTextToolCalls', () => {
     );
   });
 });
+
+describe('a pinned tool-call format', () => {
+  const hermes = '<tool_call>{"name":"get_weather","arguments":{"city":"Oslo"}}</tool_call>';
+  const mistral = '[TOOL_CALLS]get_weather{"city":"Oslo"}';
+
+  it('reads only its own family', () => {
+    expect(extractTextToolCalls(hermes, ['get_weather'], 'hermes').calls).toHaveLength(1);
+    expect(extractTextToolCalls(mistral, ['get_weather'], 'mistral').calls).toHaveLength(1);
+    const other = extractTextToolCalls(hermes, ['get_weather'], 'mistral');
+    expect(other).toMatchObject({ content: hermes, calls: [], unparsed: [] });
+  });
+
+  it('json reads fenced and bare JSON and no marked family', () => {
+    expect(
+      extractTextToolCalls('{"name":"get_weather","arguments":{"city":"Oslo"}}', ['get_weather'], 'json')
+        .calls,
+    ).toHaveLength(1);
+    expect(extractTextToolCalls(mistral, ['get_weather'], 'json').calls).toEqual([]);
+  });
+});

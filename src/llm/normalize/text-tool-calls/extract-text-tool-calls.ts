@@ -4,6 +4,7 @@ import { findBareJsonCalls, findBarePythonicCalls, findFencedCalls } from './fin
 import { findMarkedCalls, strayClosers } from './find-marked-calls.js';
 import type { TextCallSpan } from './text-call-span.js';
 import { createTextToolCall, type TextToolCallWire } from './text-tool-call-wire.js';
+import { readingOf, type ToolCallFormat } from './tool-call-formats.js';
 
 export interface ExtractedTextToolCalls {
   /** The content without the calls' markup; the text around them stays. Unchanged when no call was found. */
@@ -34,21 +35,32 @@ const cutOffFixes = new Set([
  * `<|python_start|>`, `<function=…>`) are taken whatever they name, so a wrong name can be re-asked about;
  * unmarked JSON (fenced or bare) only when it calls an offered tool. Pure; never throws.
  */
-export function extractTextToolCalls(content: string, toolNames: readonly string[]): ExtractedTextToolCalls {
-  const marked = findMarkedCalls(content, toolNames).map((span) =>
-    settleUnreadSpan(span, content, toolNames),
-  );
+export function extractTextToolCalls(
+  content: string,
+  toolNames: readonly string[],
+  format: ToolCallFormat = 'auto',
+): ExtractedTextToolCalls {
+  const reading = readingOf(format);
+  const marked = findMarkedCalls(content, toolNames)
+    .filter((span) => reading.allDialects || reading.dialects.includes(span.dialect))
+    .map((span) => settleUnreadSpan(span, content, toolNames));
   const unparsed = marked.filter((span) => span.calls.length === 0 && span.replacement === undefined);
   const readable = marked.filter((span) => !unparsed.includes(span));
   const spans =
     readable.length > 0
       ? readable
-      : firstNonEmpty([
-          () => findFencedCalls(content, toolNames),
-          () => findBareJsonCalls(content, toolNames),
-          () => findBarePythonicCalls(content, toolNames),
-          () => findFunctionaryCalls(content, toolNames),
-        ]);
+      : firstNonEmpty(
+          (
+            [
+              ['fenced', () => findFencedCalls(content, toolNames)],
+              ['bare-json', () => findBareJsonCalls(content, toolNames)],
+              ['pythonic', () => findBarePythonicCalls(content, toolNames)],
+              ['functionary', () => findFunctionaryCalls(content, toolNames)],
+            ] as const
+          )
+            .filter(([finder]) => reading.unmarked.includes(finder))
+            .map(([, find]) => find),
+        );
   const unparsedRepairs: Repair[] = unparsed.map((span) => ({
     kind: 'unparsed-call-markup',
     detail: `${span.dialect} markup at offset ${span.start} held no readable tool call; left as text`,
