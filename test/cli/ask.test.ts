@@ -294,7 +294,7 @@ describe('spine ask', () => {
   it('refuses a --project that does not exist, and creates nothing', async () => {
     const missing = path.join(project, 'no-such-folder');
     const run = await runCli(['ask', 'Hi', ...endpoint(), '--project', missing]);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stderr.trim()).toBe(`CONFIG_INVALID: --project ${missing}: no such folder (${missing})`);
     expect(existsSync(missing)).toBe(false);
     expect(requestsOfThisRun()).toHaveLength(0);
@@ -314,7 +314,7 @@ describe('spine ask', () => {
   it('names a --tools-module whose default export is not a list of tools, before any request', async () => {
     await writeFile(path.join(project, 'bad.mjs'), 'export default { name: "x" };\n');
     const run = await runCli(['ask', 'Hi', ...endpoint(), '--tools-module', 'bad.mjs'], { cwd: project });
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stderr.trim()).toBe(
       'CONFIG_INVALID: --tools-module bad.mjs: the default export must be an array of tool definitions, got an object',
     );

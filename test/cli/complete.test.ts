@@ -152,7 +152,7 @@ describe('spine complete', () => {
     );
     const before = runner.requests.length;
     const run = await runCli(['complete', 'hi', '--json'], { cwd: project });
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/spine\.yaml:5: models\.coding\.api_type: must be one of/);
     expect(JSON.parse(run.stdout).error.code).toBe('CONFIG_INVALID');
     expect(runner.requests.length).toBe(before);
@@ -160,7 +160,7 @@ describe('spine complete', () => {
 
   it('refuses an unknown --api-type with a usage error', async () => {
     const run = await runCli(['complete', 'hi', ...endpoint(), '--api-type', 'soap']);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stderr.trim()).toBe(
       'CONFIG_INVALID: --api-type must be one of chat_completions, responses, ollama, got soap',
     );

@@ -73,7 +73,7 @@ describe('settings a new user leaves out or gets wrong', () => {
   it('no model is an error that says how to give one, and nothing is sent', async () => {
     const before = runner.requests.length;
     const run = await runCli(['complete', 'hi', '--base-url', runner.baseUrl]);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^CONFIG_INVALID: no model given: pass --model NAME/);
     expect(run.stderr).toContain('SPINE_MODEL');
     expect(runner.requests.length).toBe(before);
@@ -90,7 +90,7 @@ describe('settings a new user leaves out or gets wrong', () => {
 
   it('--max-turns 0 is refused', async () => {
     const run = await runCli(['ask', 'hi', ...endpoint(), '--max-turns', '0', '--project', folder]);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stderr).toContain('--max-turns must be an integer of at least 1, got 0');
   });
 
@@ -104,7 +104,7 @@ describe('settings a new user leaves out or gets wrong', () => {
     await writeFile(file, JSON.stringify(body));
     const before = runner.requests.length;
     const run = await runCli(['complete', ...endpoint(), '--request', file]);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stderr).toContain(expected);
     expect(runner.requests.length).toBe(before);
   });
@@ -127,7 +127,7 @@ describe('small things a command line is expected to do', () => {
 
   it('without a prompt anywhere it says how to give one', async () => {
     const run = await runCli(['complete', ...endpoint()]);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stderr).toContain('give a PROMPT, pipe one in on stdin');
   });
 
