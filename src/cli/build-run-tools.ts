@@ -27,29 +27,35 @@ export interface RunTools {
   host: ToolHost;
   systemPrompt: string;
   /** Undefined without the fs tools. */
-  auditPath: string | undefined;
+  /** The run's audit log: every tool call of every source. */
+  auditPath: string;
 }
 
-/** The tools of one CLI run: the sandboxed fs tools over `@project` and `@state`, then the module's tools. */
+/**
+ * The tools of one CLI run: the sandboxed fs tools over `@project` and `@state`, then the module's tools, all
+ * audited by the host (one line per call of every source in the run folder's `audit.jsonl`).
+ */
 export function buildRunTools(options: RunToolsOptions): RunTools {
+  const auditPath = join(options.runDir, auditLogFileName);
+  const audit = createAuditLog(auditPath);
+  const moduleTools = options.extraTools.map((tool) => ({ ...tool, source: tool.source ?? 'module' }));
   if (!options.fs) {
     return {
-      host: createToolHost([options.extraTools]),
+      host: createToolHost([moduleTools], { audit }),
       systemPrompt: composeSystemPrompt(undefined),
-      auditPath: undefined,
+      auditPath,
     };
   }
-  const auditPath = join(options.runDir, auditLogFileName);
   const fileTools = fsTools({
     mounts: { project: resolve(options.project), state: options.runDir },
     readOnly: !options.write,
     // Write tools only with --write: their definitions cost more tokens than the read tools together.
     writeTools: options.write,
-    audit: createAuditLog(auditPath),
     // Run records (this run's and earlier ones) are Spine's, not the model's: reach them through @state only.
     hide: ['@project/.spine'],
     // What Spine writes in the run folder is read-only to the tools, so a model cannot rewrite its own record.
     readOnlyFiles: [
+      auditPath,
       join(options.runDir, turnRecordsFileName),
       join(options.runDir, conversationFileName),
       join(options.runDir, runFolderMarker),
@@ -57,7 +63,7 @@ export function buildRunTools(options: RunToolsOptions): RunTools {
     readOnlyFolders: [join(options.runDir, toolResultsFolder)],
   });
   return {
-    host: createToolHost([fileTools, options.extraTools]),
+    host: createToolHost([fileTools, moduleTools], { audit }),
     systemPrompt: composeSystemPrompt({ projectWritable: options.write, hasState: true }),
     auditPath,
   };

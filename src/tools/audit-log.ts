@@ -9,10 +9,14 @@ export interface AuditEntry {
   time: string;
   runId: string;
   toolCallId?: string;
+  /** Where the tool comes from: `fs`, `module`, `skill`, `mcp:<server>`, `tool`. */
+  source?: string;
   tool: string;
   /** The arguments with secrets redacted and file contents replaced by `{ bytes, sha256 }`. */
   arguments: unknown;
-  outcome: 'ok' | 'error';
+  /** `cancelled` with `abandoned: true` for a tool that did not stop when the run was cancelled. */
+  outcome: 'ok' | 'error' | 'timeout' | 'cancelled';
+  abandoned?: boolean;
   errorCode?: string;
   /** For refusals and failures: the error message (never file content). */
   errorMessage?: string;

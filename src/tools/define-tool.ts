@@ -22,6 +22,8 @@ export interface ToolContext {
   toolCallId: string;
   projectRoot: string;
   logger: ToolLogger;
+  /** Adds fields to this call's audit entry (the fs tools add `path` and the file's hashes). */
+  auditFields?: (fields: Record<string, unknown>) => void;
 }
 
 export interface ToolDefinition<Args = Record<string, unknown>> {
@@ -36,6 +38,8 @@ export interface ToolDefinition<Args = Record<string, unknown>> {
   execute(args: Args, context: ToolContext): unknown | Promise<unknown>;
   /** Per-tool timeout; the ToolHost's default applies when absent. */
   timeoutMs?: number;
+  /** Where the tool comes from, for the audit log: `fs`, `module`, `skill`, `mcp:<server>` (default `tool`). */
+  source?: string;
 }
 
 /** What a zod schema parses to, read from its type alone (zod 4 keeps it at `_zod.output`). */

@@ -1,6 +1,7 @@
 import { type Clock, systemClock } from '../core/deps.js';
 import { SpineError } from '../core/spine-error.js';
 import type { ToolResult, ToolSpec } from '../core/types.js';
+import type { AuditLog } from './audit-log.js';
 import type { ToolDefinition, ToolLogger } from './define-tool.js';
 import { matchToolAllowlist } from './match-tool-allowlist.js';
 import { parseToolArguments } from './parse-tool-arguments.js';
@@ -21,6 +22,11 @@ export interface ToolHostOptions {
   defaultTimeoutMs?: number;
   logger?: ToolLogger;
   clock?: Clock;
+  /**
+   * One line per call of every source (fs, module, skill, MCP), refusals included: source, tool, arguments
+   * (redacted), outcome, duration, and what the tool adds (the fs tools: path and hashes).
+   */
+  audit?: AuditLog;
 }
 
 /** One call to run: `name` may be the wire name the model used or the real name. */
@@ -114,32 +120,82 @@ export function createToolHost(sources: ToolHostSource[], options: ToolHostOptio
       return [...registry.entries.values()].filter((entry) => allowed(entry.name)).map((entry) => entry.spec);
     },
     execute: async (call, context) => {
-      const allowed = matchToolAllowlist(context.allow);
-      const realName = resolveName(call.name);
-      const entry = realName === undefined ? undefined : registry.entries.get(realName);
-      if (entry === undefined || !allowed(entry.name)) return unknownTool(call.name, registry, allowed);
-      const parsed = parseToolArguments(call.arguments);
-      if (!parsed.ok) return parsed.failure;
-      const checked = entry.check(parsed.value);
-      if (!checked.ok) {
-        const summary = checked.errors
-          .map((error) => `${error.path || '(arguments)'} ${error.message}`)
-          .join('; ');
-        return toolFailure('E_SCHEMA_VALIDATION', `invalid arguments for ${entry.wireName}: ${summary}`, {
-          errors: checked.errors,
-        });
-      }
-      const logger = context.logger ?? options.logger ?? silentLogger;
-      return runToolWithTimeout({
-        toolName: entry.name,
-        execute: (toolContext) => entry.definition.execute(checked.value as never, toolContext),
-        context: { runId: context.runId, toolCallId: call.id, projectRoot: context.projectRoot, logger },
-        signal: context.signal,
-        timeoutMs: entry.timeoutMs,
-        clock,
-      });
+      if (options.audit === undefined) return executeCall(call, context);
+      const started = clock.now();
+      const fields: Record<string, unknown> = {};
+      const result = await executeCall(call, context, (extra) => Object.assign(fields, extra));
+      const entry = registry.entries.get(resolveName(call.name) ?? '');
+      await options.audit
+        .append({
+          time: new Date(started).toISOString(),
+          runId: context.runId,
+          toolCallId: call.id,
+          source: entry?.definition.source ?? 'tool',
+          tool: entry?.name ?? call.name,
+          arguments: options.audit.redact(call.arguments),
+          ...describeAuditOutcome(result),
+          ...fields,
+          durationMs: clock.now() - started,
+        })
+        .catch((error: unknown) =>
+          (context.logger ?? options.logger ?? silentLogger).warn('audit log append failed', {
+            error: (error as Error).message,
+          }),
+        );
+      return result;
     },
   };
+
+  async function executeCall(
+    call: ToolCallRequest,
+    context: ToolExecutionContext,
+    auditFields?: (fields: Record<string, unknown>) => void,
+  ): Promise<ToolResult> {
+    const allowed = matchToolAllowlist(context.allow);
+    const realName = resolveName(call.name);
+    const entry = realName === undefined ? undefined : registry.entries.get(realName);
+    if (entry === undefined || !allowed(entry.name)) return unknownTool(call.name, registry, allowed);
+    const parsed = parseToolArguments(call.arguments);
+    if (!parsed.ok) return parsed.failure;
+    const checked = entry.check(parsed.value);
+    if (!checked.ok) {
+      const summary = checked.errors
+        .map((error) => `${error.path || '(arguments)'} ${error.message}`)
+        .join('; ');
+      return toolFailure('E_SCHEMA_VALIDATION', `invalid arguments for ${entry.wireName}: ${summary}`, {
+        errors: checked.errors,
+      });
+    }
+    const logger = context.logger ?? options.logger ?? silentLogger;
+    return runToolWithTimeout({
+      toolName: entry.name,
+      execute: (toolContext) => entry.definition.execute(checked.value as never, toolContext),
+      context: {
+        runId: context.runId,
+        toolCallId: call.id,
+        projectRoot: context.projectRoot,
+        logger,
+        ...(auditFields !== undefined ? { auditFields } : {}),
+      },
+      signal: context.signal,
+      timeoutMs: entry.timeoutMs,
+      clock,
+    });
+  }
+}
+
+/** A ToolResult as the audit log words its outcome. */
+function describeAuditOutcome(result: ToolResult) {
+  if (result.ok) return { outcome: 'ok' as const };
+  const { code, message } = result.error;
+  const outcome =
+    code === 'E_TIMEOUT'
+      ? 'timeout'
+      : code === 'E_ABORTED' || code === 'ENGINE_ABORTED'
+        ? 'cancelled'
+        : 'error';
+  const abandoned = (result.error.details as { abandoned?: unknown } | undefined)?.abandoned === true;
+  return { outcome, errorCode: code, errorMessage: message, ...(abandoned ? { abandoned } : {}) } as const;
 }
 
 function buildRegistry(entries: ToolEntry[]): Registry {

@@ -83,9 +83,12 @@ function toToolDefinition(operation: FsOperation, audit: AuditLog | undefined, c
     name: operation.name,
     description: operation.description,
     parameters: operation.parameters,
+    source: 'fs',
     execute: async (args, context) => {
       const started = clock.now();
       const outcome = await runOperation(operation, args, context);
+      // A ToolHost that keeps the audit log gets the fs fields for its entry (path, hashes).
+      if (outcome.audit !== undefined) context.auditFields?.({ ...outcome.audit });
       if (audit !== undefined) {
         const entry = {
           time: new Date(started).toISOString(),
