@@ -55,10 +55,7 @@ export async function selectModel(
   // A CLI process makes a few calls and exits: Node's own http answers sooner than loading undici.
   const llm = createLlmClient(models.config, { onRetry, env, httpClient: 'node' });
   const settings = llm.roles().find((summary) => summary.role === role);
-  const client: ModelClient = {
-    respond: (request) => llm.respond({ ...request, role }),
-    stream: (request) => llm.stream({ ...request, role }),
-  };
+  const client = llm.forRole(role);
   const where = settings ? `${settings.modelId} at ${settings.endpoint}` : 'unknown model';
   const description =
     models.file === undefined

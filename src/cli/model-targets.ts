@@ -30,10 +30,7 @@ export async function loadModelTargets(
   const llm = createLlmClient(models.config, { env, onRetry, httpClient: 'node' });
   return models.roles.map((role) => ({
     settings: resolveRoleSettings(models.config, role, env, { requireApiKey: false }),
-    client: {
-      respond: (request) => llm.respond({ ...request, role }),
-      stream: (request) => llm.stream({ ...request, role }),
-    },
+    client: llm.forRole(role),
     file: models.file,
     origins: models.origins[role]!,
   }));

@@ -195,6 +195,21 @@ describe('createLlmClient', () => {
     expect(models.built[0]).toMatchObject({ model: 'coder', baseUrl: endpoint, apiType: 'chat_completions' });
   });
 
+  it('forRole gives a ModelClient bound to the role, with its defaults', async () => {
+    const models = createFakeModels();
+    const llm = createLlmClient(fourRoles, { createModelClient: models.factory, env: {} });
+    const coding = llm.forRole('coding');
+    await coding.respond({ messages });
+    expect(models.requests[0]?.request).toEqual({
+      messages,
+      timeoutMs: 45_000,
+      temperature: 0.2,
+      maxTokens: 900,
+    });
+    expect(models.built[0]).toMatchObject({ model: 'coder' });
+    await expect(llm.forRole('nope').respond({ messages })).rejects.toMatchObject({ code: 'CONFIG_INVALID' });
+  });
+
   it('records one span per call with role, model, endpoint, latency and usage', async () => {
     const tracer = new RecordingTracer();
     const clock = createFakeClock();

@@ -92,6 +92,11 @@ export interface LlmClient {
   respond(request: LlmCallRequest): Promise<ModelResponse>;
   stream(request: LlmCallRequest): AsyncIterable<StreamEvent>;
   roles(): RoleSummary[];
+  /**
+   * A `ModelClient` bound to one role, with its defaults, limits, budget and spans: what an engine or any code
+   * written against `ModelClient` takes. An unknown role fails at the first call, naming the configured ones.
+   */
+  forRole(role: string): ModelClient;
   /** Calls and tokens used so far by this client (what the budget counts). */
   usage(): BudgetUsage;
 }
@@ -167,7 +172,7 @@ export function createLlmClient(
     return runtime;
   };
 
-  return {
+  const llm: LlmClient = {
     respond(request) {
       try {
         const runtime = getRuntime(request.role);
@@ -180,6 +185,10 @@ export function createLlmClient(
       const runtime = getRuntime(request.role);
       yield* runtime.client.stream(applyRoleDefaults(request, runtime.settings));
     },
+    forRole: (role) => ({
+      respond: (request) => llm.respond({ ...request, role }),
+      stream: (request) => llm.stream({ ...request, role }),
+    }),
     roles: () =>
       Object.keys(spineConfig.models).map((role) => {
         const { apiKey, ...settings } = resolveRoleSettings(spineConfig, role, env, { requireApiKey: false });
@@ -188,6 +197,7 @@ export function createLlmClient(
       }),
     usage: () => budget.usage,
   };
+  return llm;
 }
 
 /** Spec 001 §4.2: per-role defaults, per-call values win. */
