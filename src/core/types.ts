@@ -117,6 +117,22 @@ export type RepairKind =
   | 'think-opened-by-template'
   | 'reask';
 
+/** Why a tool call from the model cannot be run as it is; the re-ask tells the model this. */
+export interface ToolCallProblem {
+  /** The call's id (the runner's, or the stable generated one); absent when none could be given. */
+  toolCallId?: string;
+  toolName?: string;
+  /** Position of the call in the response (0-based). */
+  index?: number;
+  /** True when the call was found in the message text rather than in structured `tool_calls`. */
+  fromText: boolean;
+  code: ToolCallProblemCode;
+  message: string;
+  details: Record<string, unknown>;
+}
+
+export type ToolCallProblemCode = 'E_SCHEMA_VALIDATION' | 'E_UNKNOWN_TOOL';
+
 export interface Repair {
   kind: RepairKind;
   toolCallId?: string;
@@ -136,6 +152,13 @@ export interface ModelResponse {
   message: AssistantMessage;
   /** The last raw wire object (non-streamed body, or the last chunk). For debugging only. */
   raw: unknown;
+  /**
+   * Why calls of this answer cannot run as they are (an unknown tool, arguments failing the schema), found once
+   * when the answer was settled; the re-ask tells the model exactly these. Absent when every call is fine.
+   */
+  toolCallProblems?: ToolCallProblem[];
+  /** The message as the runner sent it, when settling rewrote it (calls taken out of the text): a re-ask shows it. */
+  sentMessage?: AssistantMessage;
 }
 
 export interface RetryInfo {

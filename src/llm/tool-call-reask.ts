@@ -9,8 +9,6 @@ import type {
   StreamEvent,
   ToolSpec,
 } from '../core/types.js';
-import { findToolCallProblems } from './normalize/find-tool-call-problems.js';
-import { originalAssistantMessage } from './normalize/original-assistant-message.js';
 import { buildReaskMessages } from './normalize/reask.js';
 import type { ToolCallProblem } from './normalize/repair/tool-call-problem.js';
 
@@ -106,7 +104,8 @@ class ReaskSession {
 
   /** Accepts the answer, or prepares the re-ask; throws LLM_INVALID_TOOL_CALL when no re-ask is left. */
   review(response: ModelResponse): Verdict {
-    const problems = findToolCallProblems(response, this.#tools);
+    // Found once, when the answer was settled (normalizeModelResponse); nothing is validated again here.
+    const problems = response.toolCallProblems ?? [];
     if (problems.length === 0) {
       if (this.#repairs.length === 0) return { accepted: true, response };
       return { accepted: true, response: { ...response, repairs: [...response.repairs, ...this.#repairs] } };
@@ -133,7 +132,7 @@ class ReaskSession {
 
   #reaskMessages(response: ModelResponse, problems: readonly ToolCallProblem[]): ChatMessage[] {
     const tools = this.#tools;
-    const original = originalAssistantMessage(response);
+    const original = response.sentMessage;
     if (original !== undefined) return buildReaskMessages(original, problems, { tools });
     // Without the text a call came in, it is answered like a structured one, by the id it was given.
     const structured = problems.map((problem) => ({ ...problem, fromText: false }));

@@ -10,7 +10,7 @@ import type {
 import { alignStreamedContent } from './align-streamed-content.js';
 import { buildAssistantMessage } from './build-assistant-message.js';
 import { extractResponseTextCalls } from './extract-response-text-calls.js';
-import { rememberOriginalMessage } from './original-assistant-message.js';
+import { findToolCallProblems } from './find-tool-call-problems.js';
 import { repairIncompleteCalls } from './repair-incomplete-calls.js';
 import type { ToolCallFormat } from './text-tool-calls/tool-call-formats.js';
 import { validateToolCall } from './validate-tool-arguments.js';
@@ -61,7 +61,8 @@ export function normalizeModelResponse(
   coerceBySchema(draft, tools);
   const emitted = options.emittedText;
   const content = emitted === undefined ? draft.content : alignStreamedContent(emitted, draft.content);
-  if (draft.repairs.length === 0 && content === response.content && !draft.changed) return response;
+  if (draft.repairs.length === 0 && content === response.content && !draft.changed)
+    return withProblems(response, tools);
   const reasoning =
     draft.extraReasoning === undefined
       ? response.reasoning
@@ -76,8 +77,18 @@ export function normalizeModelResponse(
     repairs: [...response.repairs, ...draft.repairs],
     message: buildAssistantMessage(response.message, content, draft.toolCalls),
   };
-  if (draft.extracted) rememberOriginalMessage(normalized, response.message);
-  return normalized;
+  if (draft.extracted) normalized.sentMessage = response.message;
+  return withProblems(normalized, tools);
+}
+
+/**
+ * The answer with the problems of its calls, found here once: the re-ask reads them, nothing validates again.
+ * The answer itself when there are none.
+ */
+function withProblems(response: ModelResponse, tools: readonly ToolSpec[]): ModelResponse {
+  if (tools.length === 0) return response;
+  const problems = findToolCallProblems(response, tools);
+  return problems.length === 0 ? response : { ...response, toolCallProblems: problems };
 }
 
 function hitTokenCap(response: ModelResponse, request: ModelRequest): boolean {

@@ -1,17 +1,2 @@
-/** Why a tool call from the model cannot be run as it is; the re-ask tells the model this. */
-export interface ToolCallProblem {
-  /** The call's id (the runner's, or the stable generated one); absent when none could be given. */
-  toolCallId?: string;
-  toolName?: string;
-  /** Position of the call in the response (0-based). */
-  index?: number;
-  /** True when the call was found in the message text rather than in structured `tool_calls`. */
-  fromText: boolean;
-  code: ToolCallProblemCode;
-  message: string;
-  details: Record<string, unknown>;
-}
-
-export type ToolCallProblemCode = 'E_SCHEMA_VALIDATION' | 'E_UNKNOWN_TOOL';
-
-export type { RepairKind } from '../../../core/types.js';
+// The types live in core (a ModelResponse carries its problems); named here for the repair code that makes them.
+export type { RepairKind, ToolCallProblem, ToolCallProblemCode } from '../../../core/types.js';
