@@ -45,7 +45,7 @@ async function printAuditLog(path: string, json: boolean): Promise<void> {
       () => false,
     );
     process.stderr.write(
-      exists ? `${path}: no tool calls recorded\n` : `${path} does not exist: the run made no fs tool call\n`,
+      exists ? `${path}: no tool calls recorded\n` : `${path} does not exist: the run made no tool call\n`,
     );
     return;
   }
