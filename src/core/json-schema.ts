@@ -30,3 +30,50 @@ export function compileJsonSchema(
   const ajv = modern ? new (ajv2020Module().Ajv2020)(settings) : new (ajvModule().Ajv)(settings);
   return ajv.compile(body);
 }
+
+/** One schema fault as Spine words it, for the re-ask and the ToolHost alike. */
+export interface SchemaFault {
+  /** JSON Pointer of the value the fault is about (a missing or unknown property's own path). */
+  path: string;
+  /** Where the value sits (`''` for the arguments object): what a sentence names. */
+  at: string;
+  keyword: string;
+  message: string;
+}
+
+/** Ajv's error as one fault: `missing required property 'path'`, `unknown property 'colour'`, `must be one of "c", "f"`. */
+export function describeSchemaFault(error: ErrorObject): SchemaFault {
+  const params = error.params as Record<string, unknown>;
+  const at = error.instancePath;
+  const keyword = error.keyword;
+  switch (error.keyword) {
+    case 'required':
+      return {
+        path: `${at}/${escapePointer(String(params.missingProperty))}`,
+        at,
+        keyword,
+        message: `missing required property '${String(params.missingProperty)}'`,
+      };
+    case 'additionalProperties':
+      return {
+        path: `${at}/${escapePointer(String(params.additionalProperty))}`,
+        at,
+        keyword,
+        message: `unknown property '${String(params.additionalProperty)}'`,
+      };
+    case 'enum':
+      return { path: at, at, keyword, message: `must be one of ${listValues(params.allowedValues)}` };
+    case 'const':
+      return { path: at, at, keyword, message: `must be ${JSON.stringify(params.allowedValue)}` };
+    default:
+      return { path: at, at, keyword, message: error.message ?? `fails ${error.keyword}` };
+  }
+}
+
+function listValues(values: unknown): string {
+  return Array.isArray(values) ? values.map((value) => JSON.stringify(value)).join(', ') : String(values);
+}
+
+function escapePointer(key: string): string {
+  return key.replaceAll('~', '~0').replaceAll('/', '~1');
+}

@@ -160,7 +160,7 @@ export function createToolHost(sources: ToolHostSource[], options: ToolHostOptio
     const checked = entry.check(parsed.value);
     if (!checked.ok) {
       const summary = checked.errors
-        .map((error) => `${error.path || '(arguments)'} ${error.message}`)
+        .map((error) => `${error.path || '(arguments)'}: ${error.message}`)
         .join('; ');
       return toolFailure('E_SCHEMA_VALIDATION', `invalid arguments for ${entry.wireName}: ${summary}`, {
         errors: checked.errors,

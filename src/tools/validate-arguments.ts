@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv';
 import type { z } from 'zod';
-import { compileJsonSchema, type ErrorObject } from '../core/json-schema.js';
+import { compileJsonSchema, describeSchemaFault, type ErrorObject } from '../core/json-schema.js';
 import { SpineError } from '../core/spine-error.js';
 import type { JsonSchema, ZodLikeSchema } from './define-tool.js';
 import { isZodSchema } from './to-json-schema.js';
@@ -59,24 +59,10 @@ function createJsonSchemaCheck(toolName: string, parameters: JsonSchema): Argume
   };
 }
 
+// Worded as the model client words it in a re-ask (`core/json-schema.ts`): one wording of each fault.
 function describeAjvError(error: ErrorObject): ArgumentProblem {
-  const params = error.params as Record<string, unknown>;
-  switch (error.keyword) {
-    case 'required':
-      return {
-        path: `${error.instancePath}/${escapePointerSegment(String(params.missingProperty))}`,
-        message: 'is required',
-      };
-    case 'additionalProperties':
-      return {
-        path: `${error.instancePath}/${escapePointerSegment(String(params.additionalProperty))}`,
-        message: 'is not an allowed property',
-      };
-    case 'enum':
-      return { path: error.instancePath, message: `must be one of ${JSON.stringify(params.allowedValues)}` };
-    default:
-      return { path: error.instancePath, message: error.message ?? `fails ${error.keyword}` };
-  }
+  const { path, message } = describeSchemaFault(error);
+  return { path, message };
 }
 
 function dedupe(problems: ArgumentProblem[]): ArgumentProblem[] {

@@ -1,4 +1,5 @@
 import type { ErrorObject } from 'ajv';
+import { describeSchemaFault } from '../../../core/json-schema.js';
 
 /**
  * Ajv errors as short sentences that point at the property: `/city: must be string`,
@@ -33,22 +34,8 @@ function escapePointer(key: string): string {
 }
 
 function describeSchemaError(error: ErrorObject): string {
-  const at = error.instancePath === '' ? '' : `${error.instancePath}: `;
-  const params = error.params as Record<string, unknown>;
-  switch (error.keyword) {
-    case 'required':
-      return `${at}missing required property '${String(params.missingProperty)}'`;
-    case 'additionalProperties':
-      return `${at}unknown property '${String(params.additionalProperty)}'`;
-    case 'enum':
-      return `${at || 'value: '}must be one of ${listValues(params.allowedValues)}`;
-    case 'const':
-      return `${at || 'value: '}must be ${JSON.stringify(params.allowedValue)}`;
-    default:
-      return `${at || 'arguments: '}${error.message ?? `fails ${error.keyword}`}`;
-  }
-}
-
-function listValues(values: unknown): string {
-  return Array.isArray(values) ? values.map((value) => JSON.stringify(value)).join(', ') : String(values);
+  const fault = describeSchemaFault(error);
+  if (fault.at !== '') return `${fault.at}: ${fault.message}`;
+  if (fault.keyword === 'required' || fault.keyword === 'additionalProperties') return fault.message;
+  return `${fault.keyword === 'enum' || fault.keyword === 'const' ? 'value' : 'arguments'}: ${fault.message}`;
 }
