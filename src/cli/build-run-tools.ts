@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
 import { toolResultsFolder } from '../engine/cap-tool-result.js';
+import { auditLogFileName } from '../engine/run-folder.js';
 import { turnRecordsFileName } from '../engine/turn-records.js';
 import { createAuditLog } from '../tools/audit-log.js';
 import type { ToolDefinition } from '../tools/define-tool.js';
@@ -7,7 +8,6 @@ import { fsTools } from '../tools/fs/fs-tools.js';
 import { runFolderMarker } from '../tools/fs/hidden-entries.js';
 import { createToolHost, type ToolHost } from '../tools/tool-host.js';
 import { composeSystemPrompt } from './compose-system-prompt.js';
-import { auditLogFileName } from './run-folder.js';
 import { conversationFileName } from './saved-conversation.js';
 
 export interface RunToolsOptions {

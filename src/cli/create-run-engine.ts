@@ -1,9 +1,9 @@
 import type { ModelClient } from '../core/types.js';
 import { createEngine, type Engine } from '../engine/engine.js';
 import type { EngineEventListener } from '../engine/engine-events.js';
+import { markRunFolderSync, prepareSpineFolder, resolveRunDir } from '../engine/run-folder.js';
+import { newRunId } from '../engine/run-id.js';
 import { buildRunTools, type RunTools } from './build-run-tools.js';
-import { markRunFolderSync, prepareSpineFolder, resolveRunDir } from './run-folder.js';
-import { newRunId } from './run-id.js';
 import type { RunSettings } from './run-settings.js';
 
 export interface RunEngineOptions {

@@ -1,7 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { SpineError } from '../core/spine-error.js';
-import { auditLogFileName, runsFolder } from './run-folder.js';
+import { auditLogFileName, runsFolder } from '../engine/run-folder.js';
 
 /**
  * The audit log `spine audit RUN` means: a path to an `audit.jsonl` or to a run folder, else a run id under

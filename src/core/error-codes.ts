@@ -46,8 +46,20 @@ export const toolErrorCodes = [
 
 export const configErrorCodes = ['CONFIG_INVALID'] as const;
 
+/** A workflow run's own failures (docs/workflows.md §2.3, §4.5). */
+export const runErrorCodes = [
+  'RUN_LOCKED',
+  'RUN_NOT_FOUND',
+  'RUN_RECORD_INVALID',
+  'PROJECT_ROOT_INVALID',
+  'AGENT_NOT_FOUND',
+  'CURRENT_NODE_INVALID',
+  'STATE_FILE_INVALID',
+] as const;
+
 export type LlmErrorCode = (typeof llmErrorCodes)[number];
 export type EngineErrorCode = (typeof engineErrorCodes)[number];
 export type ToolErrorCode = (typeof toolErrorCodes)[number];
 export type ConfigErrorCode = (typeof configErrorCodes)[number];
-export type ErrorCode = LlmErrorCode | EngineErrorCode | ToolErrorCode | ConfigErrorCode;
+export type RunErrorCode = (typeof runErrorCodes)[number];
+export type ErrorCode = LlmErrorCode | EngineErrorCode | ToolErrorCode | ConfigErrorCode | RunErrorCode;

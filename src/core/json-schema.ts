@@ -4,6 +4,7 @@ import { lazyModule } from './lazy-module.js';
 // Ajv is loaded when the first schema is compiled: most commands never validate anything.
 const ajvModule = lazyModule<typeof import('ajv')>('ajv');
 const ajv2020Module = lazyModule<typeof import('ajv/dist/2020.js')>('ajv/dist/2020.js');
+const formatsModule = lazyModule<typeof import('ajv-formats')>('ajv-formats');
 
 export type { ErrorObject };
 
@@ -12,23 +13,31 @@ export type { ErrorObject };
  * ToolHost (are they valid before `execute`?), with the same options, so a fault is worded once: strict mode
  * off and unknown formats ignored (runners' and models' schemas are loose), draft 2020-12 (zod's output) and
  * draft-07 both read. A fresh Ajv per schema: two tools whose schemas share an `$id` must not collide.
- * Throws what Ajv throws when the schema does not compile.
+ * Spine's own schemas (packages, run state) ask for `formats`: then `date-time` and the other formats are
+ * checked (ajv-formats). Throws what Ajv throws when the schema does not compile.
  */
 export function compileJsonSchema(
   schema: Record<string, unknown>,
-  options: { useDefaults?: boolean } = {},
+  options: { useDefaults?: boolean; formats?: boolean } = {},
 ): ValidateFunction {
   const { $schema: dialect, ...body } = schema;
   const modern = typeof dialect === 'string' && /2019-09|2020-12/.test(dialect);
   const settings = {
     allErrors: true,
     strict: false,
-    validateFormats: false,
+    validateFormats: options.formats ?? false,
     logger: false,
     useDefaults: options.useDefaults ?? false,
   } as const;
   const ajv = modern ? new (ajv2020Module().Ajv2020)(settings) : new (ajvModule().Ajv)(settings);
+  if (options.formats === true) addFormats(ajv);
   return ajv.compile(body);
+}
+
+function addFormats(ajv: InstanceType<typeof import('ajv').Ajv>): void {
+  // ajv-formats is CommonJS: its function is the module's default export under ESM.
+  const module = formatsModule() as unknown as { default: (ajv: unknown) => void };
+  module.default(ajv);
 }
 
 /** One schema fault as Spine words it, for the re-ask and the ToolHost alike. */

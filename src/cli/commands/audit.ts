@@ -1,11 +1,11 @@
 import { access } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { runsFolder } from '../../engine/run-folder.js';
 import { readAuditLog } from '../../tools/audit-log-reader.js';
 import { formatAuditLog } from '../../tools/format-audit-log.js';
 import { listRunIds, locateAuditLog } from '../locate-audit-log.js';
 import { reportError } from '../report-error.js';
-import { runsFolder } from '../run-folder.js';
 
 interface AuditFlags {
   project?: string;

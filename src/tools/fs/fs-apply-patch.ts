@@ -71,8 +71,13 @@ const parameters = {
       type: 'string',
       description: 'Only apply if the file still has this sha256 (from fs.read).',
     },
+    patch: {
+      type: 'object',
+      description:
+        'The same fields nested: { operation, update | edits | diff, ifMatchSha256? } (either form is read).',
+    },
   },
-  required: ['path', 'operation'],
+  required: ['path'],
   additionalProperties: false,
 };
 
@@ -85,24 +90,44 @@ export function createFsApplyPatch(context: FsContext): FsOperation {
       'search/replace blocks, or apply a unified diff. Returns the sha256 before and after.',
     parameters,
     writes: true,
-    run: async (args) => {
+    run: async (given) => {
+      const args = flattenPatchArguments(given);
       const transform = selectTransform(args);
       const resolved = await resolveMountPath(context.mounts, args.path);
+      const guard = context.writeRules.guardFor?.(resolved.display);
+      let guarded: Record<string, unknown> | undefined = {};
       const written = await writeFileAtomically({
         context,
         resolved,
         mustExist: true,
         ifMatchSha256: typeof args.ifMatchSha256 === 'string' ? args.ifMatchSha256 : undefined,
         needsCurrentContent: true,
-        produce: (current) => Buffer.from(transform(current!.toString('utf8'), resolved.display), 'utf8'),
+        produce: (current) => {
+          const text = current!.toString('utf8');
+          const next = transform(text, resolved.display);
+          if (guard !== undefined) guarded = guard(text, next);
+          return Buffer.from(next, 'utf8');
+        },
       });
       const facts = { sha256Before: written.sha256Before ?? undefined, sha256After: written.sha256After };
       return {
-        result: { ok: true, path: resolved.display, ...facts },
+        result: { ok: true, path: resolved.display, ...facts, ...guarded },
         audit: { path: resolved.display, ...facts },
       };
     },
   };
+}
+
+/**
+ * The flat form `{ path, operation, update }` and the nested `{ path, patch: { operation, update } }` are both
+ * in use (docs/workflows.md, decision 3); the nested fields win where both are given.
+ */
+function flattenPatchArguments(args: Record<string, unknown>): Record<string, unknown> {
+  const { patch, ...flat } = args;
+  if (patch === undefined) return flat;
+  if (typeof patch !== 'object' || patch === null || Array.isArray(patch))
+    throw fsError('E_SCHEMA_VALIDATION', '`patch` must be an object: { operation, update | edits | diff }');
+  return { ...flat, ...(patch as Record<string, unknown>) };
 }
 
 function selectTransform(args: Record<string, unknown>): (text: string, display: string) => string {

@@ -7,7 +7,7 @@ import { type AuditLog, createAuditLog } from '../audit-log.js';
 import type { ToolDefinition } from '../define-tool.js';
 import { toThrownToolResult } from '../to-tool-result.js';
 import { createFsApplyPatch } from './fs-apply-patch.js';
-import type { FsContext, FsOperation, FsOperationOutcome } from './fs-context.js';
+import type { FsContext, FsOperation, FsOperationOutcome, FsWriteRules } from './fs-context.js';
 import { type FsLimits, resolveFsLimits } from './fs-limits.js';
 import { createFsList } from './fs-list.js';
 import { createFsRead } from './fs-read.js';
@@ -46,6 +46,8 @@ export interface FsToolsOptions {
   readOnlyFiles?: string[];
   /** Folders whose files the tools may read but never write (a run's `tool-results/`). Absolute paths. */
   readOnlyFolders?: string[];
+  /** A host's own rules for some writes: a guarded state file, a follow-up to each created artifact. */
+  writeRules?: FsWriteRules;
   clock?: Clock;
 }
 
@@ -68,6 +70,7 @@ export function fsTools(options: FsToolsOptions): ToolDefinition[] {
     limits: resolveFsLimits(options.limits),
     allowHardLinkReads: options.allowHardLinkReads ?? false,
     protectedFolders: (options.readOnlyFolders ?? []).map(realTarget),
+    writeRules: options.writeRules ?? {},
     protectedPaths: new Set(
       [...(audit === undefined ? [] : [audit.path]), ...(options.readOnlyFiles ?? [])].map(realTarget),
     ),

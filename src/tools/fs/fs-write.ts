@@ -1,3 +1,4 @@
+import { unlink } from 'node:fs/promises';
 import type { FsContext, FsOperation } from './fs-context.js';
 import { fsError } from './fs-failure.js';
 import { resolveMountPath } from './resolve-mount-path.js';
@@ -46,18 +47,33 @@ export function createFsWrite(context: FsContext): FsOperation {
         );
       }
       const resolved = await resolveMountPath(context.mounts, args.path);
+      const guard = context.writeRules.guardFor?.(resolved.display);
+      let guarded: Record<string, unknown> | undefined = {};
       const written = await writeFileAtomically({
         context,
         resolved,
-        produce: () => content,
+        needsCurrentContent: guard !== undefined,
+        produce: (current) => {
+          if (guard !== undefined) guarded = guard(current?.toString('utf8') ?? '', args.content as string);
+          return content;
+        },
         ifMatchSha256: typeof args.ifMatchSha256 === 'string' ? args.ifMatchSha256 : undefined,
       });
+      if (written.sha256Before === null && context.writeRules.afterCreate !== undefined) {
+        try {
+          await context.writeRules.afterCreate(resolved.display);
+        } catch (error) {
+          await unlink(resolved.realPath).catch(() => undefined);
+          throw error;
+        }
+      }
       return {
         result: {
           ok: true,
           path: resolved.display,
           bytesWritten: written.bytesWritten,
           sha256After: written.sha256After,
+          ...guarded,
         },
         audit: {
           path: resolved.display,

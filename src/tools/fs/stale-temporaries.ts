@@ -14,6 +14,12 @@ export function temporaryNameFor(name: string): string {
   return `.${name.slice(0, 80)}.${process.pid}-${randomBytes(6).toString('hex')}.spine-tmp`;
 }
 
+/** A temporary file name whose writer process is gone: safe to remove. */
+export function isOrphanedTemporary(name: string): boolean {
+  const owner = ownTemporary.exec(name);
+  return owner !== null && !isProcessAlive(Number(owner[1]));
+}
+
 /**
  * Removes what killed writers left in a folder: temporary files whose process is gone (or, for older names,
  * that are older than ten minutes). Called on the next write to the folder, under that file's lock; a

@@ -61,7 +61,7 @@ function appendTo(document: Document, key: string, items: unknown[] | undefined,
   if (items === undefined) return;
   const existing = document.get(key, true);
   if (existing === undefined || existing === null) {
-    document.set(key, document.createNode(items));
+    document.set(key, document.createNode(key === 'decisionLog' ? items : [...new Set(items)]));
     return;
   }
   if (!yaml().isSeq(existing)) {
@@ -70,7 +70,16 @@ function appendTo(document: Document, key: string, items: unknown[] | undefined,
       key,
     });
   }
-  for (const item of items) existing.add(document.createNode(item));
+  // stepsCompleted and artifacts are sets in order: an id or path already there is not added again.
+  const unique = key !== 'decisionLog';
+  const present = new Set(
+    unique ? existing.items.map((item) => String(yaml().isScalar(item) ? item.value : item)) : [],
+  );
+  for (const item of items) {
+    if (unique && present.has(String(item))) continue;
+    present.add(String(item));
+    existing.add(document.createNode(item));
+  }
 }
 
 function setIn(document: Document, values: Record<string, unknown> | undefined, display: string): void {
