@@ -66,12 +66,16 @@ export function copyPackage(folder: string): string {
 export type ScriptedCall = [name: string, args: Record<string, unknown>];
 
 /** One streamed answer with these tool calls (wire names: dots become underscores), ids `tcN` in order. */
-export function toolCallAnswer(calls: ScriptedCall[], firstId: number): ScriptedResponse {
+export function toolCallAnswer(
+  calls: ScriptedCall[],
+  firstId: number,
+  idOf: (index: number) => string = (index) => `tc${String(firstId + index).padStart(2, '0')}`,
+): ScriptedResponse {
   return {
     sse: [
       ...calls.map(([name, args], index) =>
         toolCallChunk(index, {
-          id: `tc${String(firstId + index).padStart(2, '0')}`,
+          id: idOf(index),
           name: name.replace('.', '_'),
           arguments: JSON.stringify(args),
         }),

@@ -96,3 +96,10 @@ function isLive(owner: LockOwner, path: string): boolean {
   if (owner.pid === process.pid) return heldHere.has(path);
   return isProcessAlive(owner.pid);
 }
+
+/** Whether a live process holds the run's lock (a `running` record without one was interrupted). */
+export function isRunLockLive(runDir: string): boolean {
+  const path = join(runDir, runLockFileName);
+  const owner = readOwner(path);
+  return owner !== undefined && isLive(owner, path);
+}

@@ -1,0 +1,52 @@
+import type { Command } from 'commander';
+import { openRunPackage } from '../../workflow/run/open-run-package.js';
+import { resumeRun } from '../../workflow/run/resume-run.js';
+import { driveWorkflowRun } from '../drive-workflow-run.js';
+import { reportError } from '../report-error.js';
+import { addRunOptions, type RunFlags } from '../run-options.js';
+import { readRunSettings } from '../run-settings.js';
+import { openWorkflowTerminal } from '../workflow-terminal.js';
+
+interface ResumeFlags extends RunFlags {
+  input?: string;
+  json?: boolean;
+}
+
+export function registerResumeCommand(program: Command): void {
+  addRunOptions(
+    program
+      .command('resume')
+      .description(
+        'continue a workflow run that is not running, from its state file (after a stop or a crash)',
+      )
+      .argument('<run>', 'the run id (see spine runs)')
+      .option('--input <text>', 'the user’s answer to where the run stopped')
+      .option(
+        '--json',
+        'never prompt; print {runId, phase, currentNodeId, assistantText, state} at the stop',
+      ),
+  ).action(async (runId: string, flags: ResumeFlags) => {
+    const json = Boolean(flags.json);
+    try {
+      const settings = await readRunSettings(flags);
+      const terminal = await openWorkflowTerminal(flags, settings, json);
+      const run = await resumeRun(runId, {
+        ...terminal.runOptions,
+        project: settings.project,
+        openPackage: openRunPackage,
+      });
+      try {
+        await driveWorkflowRun(run, {
+          json,
+          interactive: terminal.interactive,
+          signal: terminal.signal,
+          ...(flags.input !== undefined ? { input: flags.input } : {}),
+        });
+      } finally {
+        run.close();
+      }
+    } catch (error) {
+      reportError(error, json);
+    }
+  });
+}

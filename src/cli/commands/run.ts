@@ -1,0 +1,55 @@
+import type { Command } from 'commander';
+import { createRun } from '../../workflow/run/create-run.js';
+import { openRunPackage } from '../../workflow/run/open-run-package.js';
+import { driveWorkflowRun } from '../drive-workflow-run.js';
+import { reportError } from '../report-error.js';
+import { addRunOptions, type RunFlags } from '../run-options.js';
+import { readRunSettings } from '../run-settings.js';
+import { openWorkflowTerminal } from '../workflow-terminal.js';
+
+interface RunCommandFlags extends RunFlags {
+  workflow?: string;
+  agent?: string;
+  autopilot?: boolean;
+  json?: boolean;
+}
+
+export function registerRunCommand(program: Command): void {
+  addRunOptions(
+    program
+      .command('run')
+      .description(
+        'start a workflow run of a package (a folder, .bmad or .zip) and drive it to its stop point',
+      )
+      .argument('<package>', 'the workflow package: a folder, or a .bmad / .zip file')
+      .option('--workflow <id>', 'the workflow to run, in a package with several')
+      .option('--agent <id>', 'the agent the run starts with (default: the entry node’s, else the first)')
+      .option('--autopilot', 'tell the model to keep going until it needs the user or the workflow ends')
+      .option(
+        '--json',
+        'never prompt; print {runId, phase, currentNodeId, assistantText, state} at the stop',
+      ),
+  ).action(async (source: string, flags: RunCommandFlags) => {
+    const json = Boolean(flags.json);
+    try {
+      const settings = await readRunSettings(flags);
+      const terminal = await openWorkflowTerminal(flags, settings, json);
+      const pkg = await openRunPackage(source, flags.workflow);
+      const run = await createRun(pkg, {
+        ...terminal.runOptions,
+        project: settings.project,
+        write: settings.write,
+        autopilot: Boolean(flags.autopilot),
+        ...(flags.agent !== undefined ? { agentId: flags.agent } : {}),
+      });
+      process.stderr.write(`run ${run.runId}: ${pkg.workflow.id} (${run.runDir})\n`);
+      try {
+        await driveWorkflowRun(run, { json, interactive: terminal.interactive, signal: terminal.signal });
+      } finally {
+        run.close();
+      }
+    } catch (error) {
+      reportError(error, json);
+    }
+  });
+}
