@@ -1,14 +1,12 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/cli-test-kit.js';
 import { type FakeRunner, startFakeRunner } from '../support/fake-runner.js';
 import { autopilotAnswer, digestArtifacts } from './autopilot-model.js';
 import { firstPump, s01, secondPump, storyKey } from './reference-run-script.js';
-import { makeReferenceProject, referencePackage } from './workflow-test-kit.js';
-
-export const digestPackage = resolve('test/data/workflows/notes-digest');
+import { digestPackage, makeReferenceProject, referencePackage } from './workflow-test-kit.js';
 
 let runner: FakeRunner;
 beforeEach(async () => {

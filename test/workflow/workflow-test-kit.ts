@@ -8,6 +8,7 @@ import { finishChunk, textStream, toolCallChunk } from '../support/chat-wire.js'
 import type { ScriptedResponse } from '../support/fake-runner.js';
 
 export const referencePackage = resolve('test/data/workflows/create-story-micro');
+export const digestPackage = resolve('test/data/workflows/notes-digest');
 
 /** A single-workflow package folder read as a run needs it (the package loader has its own tests). */
 export function readFolderPackage(folder: string): RunPackage {

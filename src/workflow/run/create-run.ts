@@ -1,8 +1,9 @@
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { SpineError } from '../../core/spine-error.js';
 import { markRunFolderSync, prepareSpineFolder, runsFolder } from '../../engine/run-folder.js';
 import { newRunId } from '../../engine/run-id.js';
+import { isProcessAlive } from '../../tools/fs/target-lock.js';
 import { PromptComposer } from '../prompt/prompt-composer.js';
 import { defaultToolPolicy, type EffectiveToolPolicy } from '../prompt/tool-policy.js';
 import { initialStateDocument } from './initial-state.js';
@@ -77,7 +78,8 @@ export async function createRun(pkg: RunPackage, options: CreateRunOptions): Pro
   prepareSpineFolder(project);
   const runs = runsFolder(project);
   const runDir = join(runs, runId);
-  const building = join(runs, `.creating-${runId}`);
+  await removeAbandonedRunFolders(runs);
+  const building = join(runs, `.creating-${process.pid}-${runId}`);
   try {
     markRunFolderSync(building);
     await writeFile(join(building, stateFileName), stateText);
@@ -104,6 +106,16 @@ export async function createRun(pkg: RunPackage, options: CreateRunOptions): Pro
   } catch (error) {
     lock.release();
     throw error;
+  }
+}
+
+/** Run folders whose creation a killed process never finished: never a run, safe to remove. */
+async function removeAbandonedRunFolders(runs: string): Promise<void> {
+  const names = await readdir(runs).catch(() => [] as string[]);
+  for (const name of names) {
+    const owner = /^\.creating-(\d+)-/.exec(name);
+    if (owner !== null && !isProcessAlive(Number(owner[1])))
+      await rm(join(runs, name), { recursive: true, force: true });
   }
 }
 
