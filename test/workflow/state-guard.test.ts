@@ -64,11 +64,13 @@ function setUp(initial = state({})) {
     }),
   });
   let calls = 0;
-  const call = (name: string, args: Record<string, unknown>): Promise<ToolResult> =>
-    tools.execute(
-      { id: `call_${(calls += 1)}`, name, arguments: args },
+  const call = (name: string, args: Record<string, unknown>): Promise<ToolResult> => {
+    calls += 1;
+    return tools.execute(
+      { id: `call_${calls}`, name, arguments: args },
       { runId: 'r', projectRoot: project },
     );
+  };
   const stateText = () => readFileSync(join(runDir, 'workflow.md'), 'utf8');
   return { project, runDir, call, stateText };
 }
