@@ -1,5 +1,6 @@
 import type { Document } from 'yaml';
 import { lazyModule } from '../../core/lazy-module.js';
+import { rememberFrontmatter } from './frontmatter-cache.js';
 import { fsError } from './fs-failure.js';
 
 const yaml = lazyModule<typeof import('yaml')>('yaml');
@@ -54,7 +55,10 @@ export function updateFrontmatter(text: string, update: FrontmatterUpdate, displ
   if (update.updatedAt !== undefined) document.set('updatedAt', update.updatedAt.set);
   let yamlText = document.toString({ lineWidth: 0 });
   if (newline === '\r\n') yamlText = yamlText.replace(/\r?\n/g, '\r\n');
-  return `---${newline}${yamlText}---${newline}${text.slice(found[0].length)}`;
+  const next = `---${newline}${yamlText}---${newline}${text.slice(found[0].length)}`;
+  // Whoever checks the new text next (a workflow's state guard) finds it parsed.
+  rememberFrontmatter(next, document.toJS() as Record<string, unknown>);
+  return next;
 }
 
 function appendTo(document: Document, key: string, items: unknown[] | undefined, display: string): void {

@@ -1,4 +1,5 @@
 import { lazyModule } from '../../core/lazy-module.js';
+import { recallFrontmatter, rememberFrontmatter } from '../../tools/fs/frontmatter-cache.js';
 import { fsError } from '../../tools/fs/fs-failure.js';
 
 const yaml = lazyModule<typeof import('yaml')>('yaml');
@@ -8,7 +9,8 @@ const frontmatterPattern = /^\uFEFF?---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(
 
 /** A markdown document whose YAML frontmatter is the run's state. */
 export interface StateDocument {
-  frontmatter: Record<string, unknown>;
+  /** Shared and frozen when it came from the cache: copy before changing it. */
+  frontmatter: Readonly<Record<string, unknown>>;
   body: string;
 }
 
@@ -23,6 +25,9 @@ export function parseStateDocument(text: string, display: string): StateDocument
       path: display,
     });
   }
+  const body = text.slice(found[0].length);
+  const known = recallFrontmatter(text);
+  if (known !== undefined) return { frontmatter: known, body };
   const document = yaml().parseDocument(found[1] ?? '');
   if (document.errors.length > 0) {
     throw fsError(
@@ -37,7 +42,8 @@ export function parseStateDocument(text: string, display: string): StateDocument
       path: display,
     });
   }
-  return { frontmatter: value as Record<string, unknown>, body: text.slice(found[0].length) };
+  rememberFrontmatter(text, value as Record<string, unknown>);
+  return { frontmatter: value as Record<string, unknown>, body };
 }
 
 /** The document again, frontmatter first: what a run writes when it creates its state. */
