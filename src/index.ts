@@ -94,3 +94,33 @@ export {
   type ToolHostSource,
   type ToolSource,
 } from './tools/tool-host.js';
+export {
+  type ComposeRequest,
+  PromptComposer,
+  type PromptComposerOptions,
+  type PromptMode,
+} from './workflow/prompt/prompt-composer.js';
+export type { RunIntent } from './workflow/prompt/run-directive.js';
+export {
+  defaultToolPolicy,
+  type EffectiveToolPolicy,
+  mergeToolPolicy,
+} from './workflow/prompt/tool-policy.js';
+export { type CreateRunOptions, createRun } from './workflow/run/create-run.js';
+export { listRuns } from './workflow/run/list-runs.js';
+export { openRunPackage } from './workflow/run/open-run-package.js';
+export { type ResumeRunOptions, resumeRun } from './workflow/run/resume-run.js';
+export type { PackageOpener, RunPackage } from './workflow/run/run-package.js';
+export type { RunRecord, RunRecordPhase } from './workflow/run/run-record.js';
+export type { WorkflowEvent, WorkflowEventListener } from './workflow/run/workflow-events.js';
+export { type PumpResult, WorkflowRun, type WorkflowRunOptions } from './workflow/run/workflow-run.js';
+export { type AllowedNext, guardStateWrite } from './workflow/state/guard-state-write.js';
+export { isWorkflowComplete, type WorkflowState } from './workflow/state/workflow-state.js';
+export type {
+  AgentDefinition,
+  AgentToolPolicy,
+  GraphEdge,
+  GraphNode,
+  NodeType,
+  WorkflowGraph,
+} from './workflow/workflow-types.js';
