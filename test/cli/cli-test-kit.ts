@@ -44,10 +44,15 @@ export interface LiveCli {
 }
 
 export function spawnCli(args: string[], options: { cwd?: string } = {}): LiveCli {
-  const child = spawn(process.execPath, ['--import', tsxLoader, mainScript, ...args], {
-    cwd: options.cwd ?? process.cwd(),
-    env: cleanEnv(),
-  });
+  return watch(
+    spawn(process.execPath, ['--import', tsxLoader, mainScript, ...args], {
+      cwd: options.cwd ?? process.cwd(),
+      env: cleanEnv(),
+    }),
+  );
+}
+
+function watch(child: ChildProcessWithoutNullStreams): LiveCli {
   let stdout = '';
   let stderr = '';
   const listeners = new Set<() => void>();
@@ -87,6 +92,21 @@ export function spawnCli(args: string[], options: { cwd?: string } = {}): LiveCl
         check();
       }),
   };
+}
+
+/**
+ * The CLI on a pseudo-terminal (util-linux `script`), for what only happens on a terminal, such as a prompt:
+ * stdin and both outputs are the terminal, so its output arrives as one stream on `stdout`.
+ */
+export function spawnCliInTerminal(args: string[], options: { cwd?: string } = {}): LiveCli {
+  const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
+  const commandLine = [process.execPath, '--import', tsxLoader, mainScript, ...args].map(quote).join(' ');
+  return watch(
+    spawn('script', ['-qfec', commandLine, '/dev/null'], {
+      cwd: options.cwd ?? process.cwd(),
+      env: { ...cleanEnv(), TERM: 'dumb', NO_COLOR: '1' },
+    }),
+  );
 }
 
 /** No endpoint settings leak in from the developer's shell. */

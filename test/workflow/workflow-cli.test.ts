@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../cli/cli-test-kit.js';
+import { runCli, spawnCliInTerminal } from '../cli/cli-test-kit.js';
 import { type FakeRunner, startFakeRunner } from '../support/fake-runner.js';
 import { autopilotAnswer, digestArtifacts } from './autopilot-model.js';
 import { firstPump, s01, secondPump, storyKey } from './reference-run-script.js';
@@ -88,5 +88,24 @@ describe('spine run, runs and resume', () => {
     expect(missing.stderr).toMatch(/^RUN_NOT_FOUND: /m);
     const empty = await runCli(['runs', '--project', project], { cwd: project });
     expect(empty.stdout).toBe('no workflow runs in this project\n');
+  });
+});
+
+describe('spine run on a terminal', () => {
+  it('prompts at WaitingUser and goes on with the answer as USER_INPUT', async () => {
+    const project = makeReferenceProject();
+    runner.enqueue(...firstPump(), ...secondPump());
+    const cli = spawnCliInTerminal(
+      ['run', referencePackage, '--project', project, '--write', '--autopilot', ...endpoint()],
+      { cwd: project },
+    );
+    await cli.waitForStdout(/you> /, 20_000);
+    expect(cli.stdout).toContain(`Which story should I prepare? For example: ${storyKey}`);
+    cli.child.stdin.write(`${storyKey}\n`);
+    expect(await cli.exited).toBe(0);
+    expect(cli.stdout).toMatch(/run \S+: Completed at end-99 \(6 steps done\)/);
+    expect(runner.requests).toHaveLength(10);
+    const answer = (runner.requests[2]!.body as { messages: Array<{ content: string }> }).messages.at(-1);
+    expect(answer?.content).toBe(`USER_INPUT\n- forNodeId: ${s01}\n${storyKey}`);
   });
 });
