@@ -46,7 +46,7 @@ export const toolErrorCodes = [
 
 export const configErrorCodes = ['CONFIG_INVALID'] as const;
 
-/** A workflow run's own failures (docs/workflows.md §2.3, §4.5). */
+/** Workflow packages' and runs' own failures (docs/workflows.md §1, §2.3, §4.5). */
 export const runErrorCodes = [
   'RUN_LOCKED',
   'RUN_NOT_FOUND',
@@ -55,6 +55,12 @@ export const runErrorCodes = [
   'AGENT_NOT_FOUND',
   'CURRENT_NODE_INVALID',
   'STATE_FILE_INVALID',
+  'PACKAGE_NOT_FOUND',
+  'PACKAGE_INVALID',
+  'PACKAGE_UNSAFE_ENTRY',
+  'PACKAGE_TOO_LARGE',
+  'WORKFLOW_REF_REQUIRED',
+  'WORKFLOW_REF_UNKNOWN',
 ] as const;
 
 export type LlmErrorCode = (typeof llmErrorCodes)[number];

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createModelClient } from '../../src/llm/model-client.js';
 import { createRun } from '../../src/workflow/run/create-run.js';
+import { openRunPackage } from '../../src/workflow/run/open-run-package.js';
 import { resumeRun } from '../../src/workflow/run/resume-run.js';
 import type { WorkflowEvent } from '../../src/workflow/run/workflow-events.js';
 import { type FakeRunner, startFakeRunner } from '../support/fake-runner.js';
@@ -20,7 +21,6 @@ import {
 } from './reference-run-script.js';
 import {
   makeReferenceProject,
-  readFolderPackage,
   referencePackage,
   statePatch,
   textAnswer,
@@ -51,7 +51,7 @@ describe('the reference run (docs/workflows.md §5)', () => {
     const project = makeReferenceProject();
     const events: WorkflowEvent[] = [];
     runner.enqueue(...firstPump(), ...secondPump());
-    const run = await createRun(readFolderPackage(referencePackage), {
+    const run = await createRun(await openRunPackage(referencePackage), {
       project,
       llm: llm(),
       write: true,
@@ -199,7 +199,7 @@ describe('the reference run (docs/workflows.md §5)', () => {
         return textAnswer('I could not move on.');
       },
     );
-    const run = await createRun(readFolderPackage(referencePackage), {
+    const run = await createRun(await openRunPackage(referencePackage), {
       project,
       llm: llm(),
       write: true,
@@ -227,7 +227,7 @@ describe('the reference run (docs/workflows.md §5)', () => {
   it('a run reopened by resumeRun goes on from its state file alone, with intent resume', async () => {
     const project = makeReferenceProject();
     runner.enqueue(...firstPump(), ...secondPump());
-    const pkg = readFolderPackage(referencePackage);
+    const pkg = await openRunPackage(referencePackage);
     const run = await createRun(pkg, { project, llm: llm(), write: true, autopilot: true, agentId: 'sm' });
     await run.pump();
     run.close();
@@ -249,7 +249,7 @@ describe('the reference run (docs/workflows.md §5)', () => {
 
   it('a second engine on a live run is RUN_LOCKED', async () => {
     const project = makeReferenceProject();
-    const pkg = readFolderPackage(referencePackage);
+    const pkg = await openRunPackage(referencePackage);
     const run = await createRun(pkg, { project, llm: llm(), write: true });
     await expect(
       resumeRun(run.runId, { project, llm: llm(), openPackage: async () => pkg }),

@@ -1,41 +1,11 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
-import type { RunPackage } from '../../src/workflow/run/run-package.js';
-import type { AgentDefinition, WorkflowGraph } from '../../src/workflow/workflow-types.js';
 import { finishChunk, textStream, toolCallChunk } from '../support/chat-wire.js';
 import type { ScriptedResponse } from '../support/fake-runner.js';
 
 export const referencePackage = resolve('test/data/workflows/create-story-micro');
 export const digestPackage = resolve('test/data/workflows/notes-digest');
-
-/** A single-workflow package folder read as a run needs it (the package loader has its own tests). */
-export function readFolderPackage(folder: string): RunPackage {
-  const read = (path: string) => readFileSync(join(folder, path), 'utf8');
-  const graph = JSON.parse(read('workflow.graph.json')) as WorkflowGraph;
-  const agents = (JSON.parse(read('agents.json')) as { agents: AgentDefinition[] }).agents;
-  const stepFiles = new Map<string, { inputs?: string[]; outputs?: string[] }>();
-  for (const node of graph.nodes) {
-    const text = read(node.file);
-    const frontmatter = parseYaml(text.split('---')[1] ?? '') as { inputs?: string[]; outputs?: string[] };
-    stepFiles.set(node.id, frontmatter);
-  }
-  const manifest = JSON.parse(read('bmad.json')) as { name: string };
-  return {
-    source: folder,
-    root: folder,
-    agents,
-    workflow: {
-      id: manifest.name,
-      workflowPath: 'workflow.md',
-      template: read('workflow.md'),
-      graphPath: 'workflow.graph.json',
-      graph,
-      stepFiles,
-    },
-  };
-}
 
 /** A project as the reference run finds it: the planning documents, no sprint status, an empty story folder. */
 export function makeReferenceProject(): string {
