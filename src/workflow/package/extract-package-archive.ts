@@ -107,7 +107,7 @@ async function extractInto(archive: string, folder: string, limits: ArchiveLimit
       zip.close();
       reject(error);
     };
-    zip.on('error', (error: Error) => fail(notAZip(archive, error)));
+    zip.on('error', (error: Error) => fail(unsafeName(error) ?? notAZip(archive, error)));
     zip.on('end', () => resolve());
     zip.on('entry', (entry: Entry) => {
       try {
@@ -168,7 +168,28 @@ async function writeEntry(zip: ZipFile, entry: Entry, target: string, limits: Ar
         tooLarge(`${entry.fileName} inflates past ${limits.entryBytes} bytes`),
       );
   });
-  await pipeline(stream, createWriteStream(target, { flags: 'wx', mode: 0o644 }));
+  try {
+    await pipeline(stream, createWriteStream(target, { flags: 'wx', mode: 0o644 }));
+  } catch (error) {
+    if (SpineError.is(error)) throw error;
+    // yauzl's own check: the entry inflates to more bytes than its header said (a zip bomb's lie).
+    if (/too many bytes/i.test((error as Error).message))
+      throw tooLarge(`${entry.fileName} inflates to more than its header says`);
+    throw error;
+  }
+}
+
+/** yauzl's own refusals of an entry name, in our words. */
+function unsafeName(error: Error): SpineError | undefined {
+  const refused = /^(invalid relative path|absolute path|invalid characters in fileName): ([\s\S]*)$/.exec(
+    error.message,
+  );
+  if (refused === null) return undefined;
+  return new SpineError({
+    code: 'PACKAGE_UNSAFE_ENTRY',
+    message: `the archive entry "${refused[2]}" was refused: ${refused[1]}`,
+    details: { entry: refused[2], reason: refused[1] },
+  });
 }
 
 function tooLarge(message: string): SpineError {

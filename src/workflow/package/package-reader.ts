@@ -170,10 +170,18 @@ export class PackageReader {
   }
 }
 
-/** The line of a JSON.parse error, from the position V8 names (1 when it names none). */
+/**
+ * The line of a JSON.parse error. Newer V8s name the position; Node 20's names none but quotes the text around
+ * it (`Unexpected token ',', ..."ts": [,]"... is not valid JSON`: ten characters either side, dots where
+ * cut), which is found in the text again.
+ */
 function lineOfJsonError(text: string, error: Error): number {
+  const lineOf = (index: number) => text.slice(0, index).split('\n').length;
   const position = /position (\d+)/.exec(error.message);
-  if (position !== null) return text.slice(0, Number(position[1])).split('\n').length;
-  const line = /line (\d+)/.exec(error.message);
-  return line === null ? 1 : Number(line[1]);
+  if (position !== null) return lineOf(Number(position[1]));
+  if (/end of JSON input/.test(error.message)) return text.trimEnd().split('\n').length;
+  const quoted = /, (\.\.\.)?"([\s\S]*?)"(?:\.\.\.)? is not valid JSON/.exec(error.message);
+  const index = quoted === null ? -1 : text.indexOf(quoted[2]!);
+  if (index < 0) return 1;
+  return lineOf(index + (quoted![1] === undefined ? 0 : 10));
 }
