@@ -95,6 +95,20 @@ export {
   type ToolSource,
 } from './tools/tool-host.js';
 export {
+  type OpenPackageOptions,
+  openPackage,
+  type PackageReport,
+  selectWorkflow,
+  validatePackage,
+} from './workflow/package/open-package.js';
+export type {
+  PackageManifest,
+  PackageProblem,
+  StepFile,
+  WorkflowDefinition,
+  WorkflowPackage,
+} from './workflow/package/package-types.js';
+export {
   type ComposeRequest,
   PromptComposer,
   type PromptComposerOptions,
@@ -108,7 +122,7 @@ export {
 } from './workflow/prompt/tool-policy.js';
 export { type CreateRunOptions, createRun } from './workflow/run/create-run.js';
 export { listRuns } from './workflow/run/list-runs.js';
-export { openRunPackage } from './workflow/run/open-run-package.js';
+export { openRunPackage, packageOpener } from './workflow/run/open-run-package.js';
 export { type ResumeRunOptions, resumeRun } from './workflow/run/resume-run.js';
 export type { PackageOpener, RunPackage } from './workflow/run/run-package.js';
 export type { RunRecord, RunRecordPhase } from './workflow/run/run-record.js';
