@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { SpineError } from '../core/spine-error.js';
 import type { ToolDefinition } from '../tools/define-tool.js';
 import { parseCount } from './endpoint-options.js';
+import { loadSkillTools } from './load-skill-tools.js';
 import { loadToolsModule } from './load-tools-module.js';
 import type { RunFlags } from './run-options.js';
 
@@ -27,6 +28,7 @@ export async function readRunSettings(flags: RunFlags, cwd: string = process.cwd
   const project = resolve(cwd, flags.project ?? '.');
   await mustBeFolder(project, flags.project ?? '.');
   const extraTools = flags.toolsModule ? await loadToolsModule(flags.toolsModule, cwd) : [];
+  extraTools.push(...(await loadSkillTools(flags, cwd)));
   return {
     project,
     write: Boolean(flags.write),

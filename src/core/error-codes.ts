@@ -42,6 +42,7 @@ export const toolErrorCodes = [
   'E_PERMISSION_DENIED',
   'E_NO_SPACE',
   'E_INTERNAL',
+  'SKILL_NOT_FOUND',
 ] as const;
 
 export const configErrorCodes = ['CONFIG_INVALID'] as const;

@@ -110,8 +110,11 @@ export function summarizeToolResult(result: ToolResult, limit = 120): string {
 }
 
 function describeValue(value: unknown): string {
-  if (typeof value === 'string')
-    return value.length <= 60 && !value.includes('\n') ? value : `(${value.length} chars)`;
+  if (typeof value === 'string') {
+    // A one-line output (a script's `100\n`) reads as itself; only longer text is shown by its size.
+    const line = value.endsWith('\n') ? value.slice(0, -1) : value;
+    return line.length <= 60 && !line.includes('\n') ? line : `(${value.length} chars)`;
+  }
   if (Array.isArray(value)) return `[${value.length} items]`;
   if (typeof value === 'object' && value !== null) return '{…}';
   return String(value);

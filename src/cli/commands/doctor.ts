@@ -1,12 +1,16 @@
 import type { Command } from 'commander';
 import { diagnoseEndpoint, type EndpointDiagnosis } from '../../llm/probe/diagnose-endpoint.js';
+import { discoverSkills } from '../../tools/skills/discover-skills.js';
+import { sandboxVerdict } from '../../tools/skills/script-sandbox.js';
 import { formatTable } from '../format-table.js';
 import { addModelOptions, type ModelFlags } from '../model-selection.js';
 import { loadModelTargets, type ModelTarget } from '../model-targets.js';
 import { reportError } from '../report-error.js';
+import { collect, resolveSkillRoots } from '../skill-roots.js';
 
 interface DoctorFlags extends ModelFlags {
   json?: boolean;
+  skills?: string[];
   probeTools?: boolean;
 }
 
@@ -20,6 +24,7 @@ export function registerDoctorCommand(program: Command): void {
       .command('doctor')
       .description('probe each configured endpoint: reachable, model present, and (optionally) tool calls')
       .option('--probe-tools', 'also check that a trivial tool call round-trips (costs two model calls)')
+      .option('--skills <dir>', 'also check a skills folder; repeatable', collect)
       .option('--json', 'print the diagnoses as JSON'),
   ).action(async (flags: DoctorFlags) => {
     try {
@@ -27,13 +32,33 @@ export function registerDoctorCommand(program: Command): void {
       const diagnoses = await Promise.all(
         targets.map((target) => diagnose(target, Boolean(flags.probeTools))),
       );
+      const skills = await inspectSkills(flags);
       if (flags.json) process.stdout.write(`${JSON.stringify(diagnoses)}\n`);
-      else process.stdout.write(`${renderDiagnoses(diagnoses, Boolean(flags.probeTools))}\n`);
-      if (diagnoses.some((diagnosis) => diagnosis.verdict !== 'ok')) process.exitCode = 1;
+      else {
+        process.stdout.write(`${renderDiagnoses(diagnoses, Boolean(flags.probeTools))}\n`);
+        if (skills !== undefined) process.stdout.write(skills.text);
+      }
+      if (diagnoses.some((diagnosis) => diagnosis.verdict !== 'ok') || skills?.problems) process.exitCode = 1;
     } catch (error) {
       reportError(error, Boolean(flags.json));
     }
   });
+}
+
+/** Skills folders (`--skills`, `skills:`): each problem with its file, and whether scripts get a sandbox. */
+async function inspectSkills(flags: DoctorFlags): Promise<{ text: string; problems: boolean } | undefined> {
+  const roots = await resolveSkillRoots(flags);
+  if (roots.length === 0) return undefined;
+  const catalog = await discoverSkills(roots);
+  const sandbox = sandboxVerdict();
+  const lines = [
+    `\nskills: ${catalog.skills.length} found in ${roots.length} folder${roots.length === 1 ? '' : 's'}`,
+    ...catalog.problems.map((problem) => `  problem: ${problem.file}: ${problem.reason}`),
+    sandbox.kind === 'bubblewrap'
+      ? '  scripts run inside bubblewrap'
+      : `  scripts run WITHOUT a sandbox: ${sandbox.reason}`,
+  ];
+  return { text: `${lines.join('\n')}\n`, problems: catalog.problems.length > 0 };
 }
 
 function diagnose({ settings, client }: ModelTarget, probeTools: boolean): Promise<EndpointDiagnosis> {

@@ -62,6 +62,7 @@ export const configSchema: ValueRule = {
         soft_total_tokens: positiveInteger,
       },
     },
+    skills: { kind: 'string-list' },
     governance: {
       kind: 'map',
       fields: {

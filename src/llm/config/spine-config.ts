@@ -59,6 +59,8 @@ export interface SpineConfig {
   models: Record<string, ModelRoleConfig>;
   budget?: BudgetConfig;
   governance?: GovernanceConfig;
+  /** Skills folders (`skills:`), relative to the config file's folder as written. */
+  skills?: string[];
   /** Where the config came from, so errors found later (a missing key variable) can name file and line. */
   source?: ConfigSource;
 }

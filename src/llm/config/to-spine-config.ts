@@ -38,6 +38,7 @@ export function toSpineConfig(
   const config: SpineConfig = { models };
   if (raw.budget) config.budget = toBudget(raw.budget as Raw);
   if (raw.governance) config.governance = toGovernance(raw.governance as Raw);
+  if (Array.isArray(raw.skills)) config.skills = raw.skills as string[];
   return { config, problems };
 }
 

@@ -1,0 +1,23 @@
+import { dirname, resolve } from 'node:path';
+import { findConfigFile, loadConfig } from '../llm/config/load-config.js';
+
+/**
+ * The skills folders of a command: each `--skills DIR` (relative to the current folder), then the config's
+ * `skills:` list (relative to the config file). A config is read for them only when there is one.
+ */
+export async function resolveSkillRoots(
+  flags: { skills?: string[]; config?: string },
+  cwd: string = process.cwd(),
+): Promise<string[]> {
+  const roots = (flags.skills ?? []).map((dir) => resolve(cwd, dir));
+  const file = flags.config !== undefined ? resolve(cwd, flags.config) : await findConfigFile(cwd);
+  if (file === undefined) return roots;
+  const config = await loadConfig(resolve(cwd, file));
+  for (const dir of config.skills ?? []) roots.push(resolve(dirname(resolve(cwd, file)), dir));
+  return [...new Set(roots)];
+}
+
+/** commander's collector for a repeatable option. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
