@@ -6,7 +6,8 @@ import { createAuditLog } from '../tools/audit-log.js';
 import type { ToolDefinition } from '../tools/define-tool.js';
 import { fsTools } from '../tools/fs/fs-tools.js';
 import { runFolderMarker } from '../tools/fs/hidden-entries.js';
-import { createToolHost, type ToolHost } from '../tools/tool-host.js';
+import type { McpToolSource } from '../tools/mcp/mcp-tool-source.js';
+import { createToolHost, type ToolHost, type ToolHostSource } from '../tools/tool-host.js';
 import { composeSystemPrompt } from './compose-system-prompt.js';
 import { conversationFileName } from './saved-conversation.js';
 
@@ -19,8 +20,10 @@ export interface RunToolsOptions {
   write: boolean;
   /** False leaves the fs tools out. */
   fs: boolean;
-  /** Tools from `--tools-module`. */
+  /** Tools from `--tools-module` and `--skills`. */
   extraTools: ToolDefinition[];
+  /** MCP servers' tools; their stderr goes to the run folder. */
+  mcp?: McpToolSource | undefined;
 }
 
 export interface RunTools {
@@ -39,9 +42,11 @@ export function buildRunTools(options: RunToolsOptions): RunTools {
   const auditPath = join(options.runDir, auditLogFileName);
   const audit = createAuditLog(auditPath);
   const moduleTools = options.extraTools.map((tool) => ({ ...tool, source: tool.source ?? 'module' }));
+  const mcp: ToolHostSource[] = options.mcp === undefined ? [] : [options.mcp];
+  options.mcp?.setStderrFolder(options.runDir);
   if (!options.fs) {
     return {
-      host: createToolHost([moduleTools], { audit }),
+      host: followMcpChanges(createToolHost([moduleTools, ...mcp], { audit }), options.mcp),
       systemPrompt: composeSystemPrompt(undefined),
       auditPath,
     };
@@ -63,8 +68,16 @@ export function buildRunTools(options: RunToolsOptions): RunTools {
     readOnlyFolders: [join(options.runDir, toolResultsFolder)],
   });
   return {
-    host: createToolHost([fileTools, moduleTools], { audit }),
+    host: followMcpChanges(createToolHost([fileTools, moduleTools, ...mcp], { audit }), options.mcp),
     systemPrompt: composeSystemPrompt({ projectWritable: options.write, hasState: true }),
     auditPath,
   };
+}
+
+/** A server's `tools/list_changed` makes the host list its tools again. */
+function followMcpChanges(host: ToolHost, mcp: McpToolSource | undefined): ToolHost {
+  mcp?.onToolsChanged(() => {
+    host.reload().catch(() => undefined);
+  });
+  return host;
 }

@@ -14,6 +14,7 @@ export interface RunFlags extends ModelFlags {
   runDir?: string;
   showReasoning?: boolean;
   skills?: string[];
+  mcp?: string[];
 }
 
 export function addRunOptions(command: Command): Command {
@@ -23,6 +24,11 @@ export function addRunOptions(command: Command): Command {
       .option('--max-tokens <n>', 'output tokens per model call (default: the runner’s own limit)')
       .option('--tools-module <file>', 'a JS module whose default export is an array of tool definitions')
       .option('--skills <dir>', 'a skills folder (<dir>/<name>/SKILL.md); repeatable', collect)
+      .option(
+        '--mcp <server>',
+        'an MCP server to start: NAME=COMMAND [ARGS…] (or NAME=URL); repeatable',
+        collect,
+      )
       .option('--project <dir>', 'the folder the model sees as @project (default: the current folder)')
       .option('--write', 'let the model write into @project (read-only without it)')
       .option('--no-fs', 'leave the sandboxed fs.* tools out')

@@ -2,9 +2,11 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { SpineError } from '../core/spine-error.js';
 import type { ToolDefinition } from '../tools/define-tool.js';
+import type { McpToolSource } from '../tools/mcp/mcp-tool-source.js';
 import { parseCount } from './endpoint-options.js';
 import { loadSkillTools } from './load-skill-tools.js';
 import { loadToolsModule } from './load-tools-module.js';
+import { loadMcpServers } from './mcp-servers.js';
 import type { RunFlags } from './run-options.js';
 
 /** The run flags, checked and resolved once per command (a chat's conversations all share them). */
@@ -17,6 +19,8 @@ export interface RunSettings {
   /** Output tokens per model call; the runner's own default when absent. */
   maxTokens: number | undefined;
   extraTools: ToolDefinition[];
+  /** MCP servers' tools (started on first use); close it when the command ends. */
+  mcp: McpToolSource | undefined;
   showReasoning: boolean;
   cwd: string;
 }
@@ -29,6 +33,7 @@ export async function readRunSettings(flags: RunFlags, cwd: string = process.cwd
   await mustBeFolder(project, flags.project ?? '.');
   const extraTools = flags.toolsModule ? await loadToolsModule(flags.toolsModule, cwd) : [];
   extraTools.push(...(await loadSkillTools(flags, cwd)));
+  const mcp = await loadMcpServers(flags, cwd, (message) => process.stderr.write(`warning: ${message}\n`));
   return {
     project,
     write: Boolean(flags.write),
@@ -37,6 +42,7 @@ export async function readRunSettings(flags: RunFlags, cwd: string = process.cwd
     maxTurns,
     maxTokens,
     extraTools,
+    mcp,
     showReasoning: Boolean(flags.showReasoning),
     cwd,
   };

@@ -1,5 +1,5 @@
-import { dirname, resolve } from 'node:path';
-import { findConfigFile, loadConfig } from '../llm/config/load-config.js';
+import { resolve } from 'node:path';
+import { loadCommandConfig } from './command-config.js';
 
 /**
  * The skills folders of a command: each `--skills DIR` (relative to the current folder), then the config's
@@ -10,10 +10,8 @@ export async function resolveSkillRoots(
   cwd: string = process.cwd(),
 ): Promise<string[]> {
   const roots = (flags.skills ?? []).map((dir) => resolve(cwd, dir));
-  const file = flags.config !== undefined ? resolve(cwd, flags.config) : await findConfigFile(cwd);
-  if (file === undefined) return roots;
-  const config = await loadConfig(resolve(cwd, file));
-  for (const dir of config.skills ?? []) roots.push(resolve(dirname(resolve(cwd, file)), dir));
+  const loaded = await loadCommandConfig(flags, cwd);
+  for (const dir of loaded?.config.skills ?? []) roots.push(resolve(loaded!.folder, dir));
   return [...new Set(roots)];
 }
 

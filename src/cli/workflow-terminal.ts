@@ -1,3 +1,4 @@
+import { defaultToolPolicy, type EffectiveToolPolicy } from '../workflow/prompt/tool-policy.js';
 import type { WorkflowRunOptions } from '../workflow/run/workflow-run.js';
 import { printRetry } from './commands/complete.js';
 import { type ModelFlags, selectModel } from './model-selection.js';
@@ -10,6 +11,8 @@ import { WaitIndicator } from './wait-indicator.js';
 /** What `spine run` and `spine resume` share: the model, the live view, Ctrl+C, and whether to prompt. */
 export interface WorkflowTerminal {
   runOptions: WorkflowRunOptions;
+  /** The settings' tool policy: MCP enabled for the servers given (`--mcp`, `mcp_servers:`). */
+  toolPolicy: EffectiveToolPolicy;
   interactive: boolean;
   signal: AbortSignal;
 }
@@ -32,12 +35,17 @@ export async function openWorkflowTerminal(
     llm: client,
     onEvent: renderWorkflowEvents(engine, info),
     extraTools: settings.extraTools,
+    ...(settings.mcp ? { toolSources: [settings.mcp] } : {}),
     ...(settings.maxTurns !== undefined ? { maxTurns: settings.maxTurns } : {}),
     ...(settings.maxTokens !== undefined ? { requestDefaults: { maxTokens: settings.maxTokens } } : {}),
     ...(contextLength !== undefined ? { history: { contextLength } } : {}),
   };
   return {
     runOptions,
+    toolPolicy: {
+      ...defaultToolPolicy,
+      mcp: { enabled: settings.mcp !== undefined, allowedServers: settings.mcp?.serverNames ?? [] },
+    },
     interactive: !json && Boolean(process.stdin.isTTY) && Boolean(process.stderr.isTTY),
     signal: interruptSignal(),
   };

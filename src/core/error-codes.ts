@@ -43,6 +43,9 @@ export const toolErrorCodes = [
   'E_NO_SPACE',
   'E_INTERNAL',
   'SKILL_NOT_FOUND',
+  'MCP_CONNECTION_FAILED',
+  'MCP_TOOL_ERROR',
+  'MCP_REQUEST_FAILED',
 ] as const;
 
 export const configErrorCodes = ['CONFIG_INVALID'] as const;

@@ -57,7 +57,9 @@ export function registerAskCommand(program: Command): void {
         ...(earlier ? { existingRun: earlier } : {}),
       });
       const messages: ChatMessage[] = [...(earlier?.messages ?? []), { role: 'user', content: task }];
-      const result = await run.engine.start({ messages, runId: run.runId, signal: interruptSignal() });
+      const result = await run.engine
+        .start({ messages, runId: run.runId, signal: interruptSignal() })
+        .finally(() => settings.mcp?.close());
       await saveConversation(run.runDir, result.messages);
       if (json) printJson(result, run.runDir);
       else if (result.assistantText !== '' && !renderer.hasShown(result.assistantText))

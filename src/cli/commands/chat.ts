@@ -40,6 +40,7 @@ export function registerChatCommand(program: Command): void {
         modelDescription: model.description,
         wasShown: (text) => renderer.hasShown(text),
       }).run();
+      await settings.mcp?.close();
     } catch (error) {
       reportError(error, false);
     }

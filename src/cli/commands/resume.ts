@@ -32,9 +32,11 @@ export function registerResumeCommand(program: Command): void {
       const terminal = await openWorkflowTerminal(flags, settings, json);
       const run = await resumeRun(runId, {
         ...terminal.runOptions,
+        toolPolicy: terminal.toolPolicy,
         project: settings.project,
         openPackage: openRunPackage,
       });
+      settings.mcp?.setStderrFolder(run.runDir);
       try {
         await driveWorkflowRun(run, {
           json,
@@ -44,6 +46,7 @@ export function registerResumeCommand(program: Command): void {
         });
       } finally {
         run.close();
+        await settings.mcp?.close();
       }
     } catch (error) {
       reportError(error, json);

@@ -37,16 +37,19 @@ export function registerRunCommand(program: Command): void {
       const pkg = await openRunPackage(source, flags.workflow);
       const run = await createRun(pkg, {
         ...terminal.runOptions,
+        toolPolicy: terminal.toolPolicy,
         project: settings.project,
         write: settings.write,
         autopilot: Boolean(flags.autopilot),
         ...(flags.agent !== undefined ? { agentId: flags.agent } : {}),
       });
       process.stderr.write(`run ${run.runId}: ${pkg.workflow.id} (${run.runDir})\n`);
+      settings.mcp?.setStderrFolder(run.runDir);
       try {
         await driveWorkflowRun(run, { json, interactive: terminal.interactive, signal: terminal.signal });
       } finally {
         run.close();
+        await settings.mcp?.close();
       }
     } catch (error) {
       reportError(error, json);

@@ -63,12 +63,29 @@ export const configSchema: ValueRule = {
       },
     },
     skills: { kind: 'string-list' },
+    mcp_servers: {
+      kind: 'record',
+      keyPattern: /^[A-Za-z0-9_-]+$/,
+      keyMessage: 'MCP server names are letters, digits, _ and - (they become part of tool names)',
+      value: {
+        kind: 'map',
+        fields: {
+          command: { kind: 'string' },
+          args: { kind: 'string-list' },
+          env: { kind: 'string-map' },
+          cwd: { kind: 'string' },
+          url: { kind: 'string' },
+          headers: { kind: 'string-map' },
+        },
+      },
+    },
     governance: {
       kind: 'map',
       fields: {
         max_tokens: positiveInteger,
         max_temperature: { kind: 'number', min: 0, max: 2 },
         blocked_tools: { kind: 'string-list' },
+        allowed_servers: { kind: 'string-list' },
       },
     },
   },

@@ -53,6 +53,8 @@ export interface GovernanceConfig {
   maxTemperature?: number;
   /** Tools never offered to the model. */
   blockedTools?: string[];
+  /** MCP servers a run may start; unset admits every configured server. */
+  allowedServers?: string[];
 }
 
 export interface SpineConfig {
@@ -61,6 +63,18 @@ export interface SpineConfig {
   governance?: GovernanceConfig;
   /** Skills folders (`skills:`), relative to the config file's folder as written. */
   skills?: string[];
+  /** MCP servers by name (`mcp_servers:`): a command to start, or a URL. */
+  mcpServers?: Record<
+    string,
+    {
+      command?: string;
+      args?: string[];
+      env?: Record<string, string>;
+      cwd?: string;
+      url?: string;
+      headers?: Record<string, string>;
+    }
+  >;
   /** Where the config came from, so errors found later (a missing key variable) can name file and line. */
   source?: ConfigSource;
 }

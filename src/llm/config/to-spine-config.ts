@@ -39,6 +39,7 @@ export function toSpineConfig(
   if (raw.budget) config.budget = toBudget(raw.budget as Raw);
   if (raw.governance) config.governance = toGovernance(raw.governance as Raw);
   if (Array.isArray(raw.skills)) config.skills = raw.skills as string[];
+  if (raw.mcp_servers) config.mcpServers = raw.mcp_servers as NonNullable<SpineConfig['mcpServers']>;
   return { config, problems };
 }
 
@@ -123,6 +124,7 @@ function toGovernance(raw: Raw): GovernanceConfig {
     max_tokens: 'maxTokens',
     max_temperature: 'maxTemperature',
     blocked_tools: 'blockedTools',
+    allowed_servers: 'allowedServers',
   });
   return governance;
 }

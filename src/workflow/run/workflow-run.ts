@@ -6,6 +6,7 @@ import type { HistoryOptions } from '../../engine/history.js';
 import { auditLogFileName } from '../../engine/run-folder.js';
 import { createAuditLog } from '../../tools/audit-log.js';
 import type { ToolDefinition } from '../../tools/define-tool.js';
+import type { ToolSource } from '../../tools/tool-host.js';
 import type { PromptComposer } from '../prompt/prompt-composer.js';
 import type { RunIntent } from '../prompt/run-directive.js';
 import { guardStateWrite } from '../state/guard-state-write.js';
@@ -25,8 +26,10 @@ export interface WorkflowRunOptions {
   /** Model calls per pump (default 20); running out ends the pump `Failed` (decision 16). */
   maxTurns?: number;
   onEvent?: WorkflowEventListener;
-  /** Tools beside the fs tools (a tools module, skills, MCP servers). */
+  /** Tools beside the fs tools (a tools module, skills). */
   extraTools?: ToolDefinition[];
+  /** Tool sources listed at run time (MCP servers), offered while the agent's policy enables MCP. */
+  toolSources?: ToolSource[];
   requestDefaults?: EngineOptions['requestDefaults'];
   /** The model's context window and the history's budget. */
   history?: HistoryOptions;
@@ -98,6 +101,7 @@ export class WorkflowRun {
         state: summarize(guardStateWrite(graph, current, next, stateFileMountPath)),
       }),
       extraTools: parts.options.extraTools,
+      toolSources: parts.options.toolSources,
     });
     const llm = composingClient(parts.options.llm, () => this.#beforeModelCall());
     this.#engine = createEngine({

@@ -8,7 +8,7 @@ import type { ToolDefinition } from '../../tools/define-tool.js';
 import type { FsWriteRules } from '../../tools/fs/fs-context.js';
 import { fsTools } from '../../tools/fs/fs-tools.js';
 import { runFolderMarker } from '../../tools/fs/hidden-entries.js';
-import { createToolHost, type ToolHost } from '../../tools/tool-host.js';
+import { createToolHost, type ToolHost, type ToolSource } from '../../tools/tool-host.js';
 import type { EffectiveToolPolicy } from '../prompt/tool-policy.js';
 import { conversationLogFileName } from './conversation-log.js';
 import { runLockFileName } from './run-lock.js';
@@ -30,8 +30,10 @@ export interface WorkflowToolsOptions {
   currentPolicy: () => { agentId: string; policy: EffectiveToolPolicy };
   /** The guard for the next text of `@state/workflow.md`; returns what the write reports. */
   guardState: (current: string, next: string) => Record<string, unknown>;
-  /** Tools beside the fs tools (a tools module, skills, MCP servers). */
+  /** Tools beside the fs tools (a tools module, skills). */
   extraTools?: ToolDefinition[];
+  /** Sources listed at run time (MCP servers): offered while the agent's policy enables MCP. */
+  toolSources?: ToolSource[];
 }
 
 /**
@@ -43,6 +45,12 @@ export interface WorkflowToolsOptions {
  */
 export function createWorkflowTools(options: WorkflowToolsOptions): ToolHost {
   const hosts = new Map<string, ToolHost>();
+  for (const source of options.toolSources ?? []) {
+    const followed = source as { onToolsChanged?: (listener: () => void) => void };
+    followed.onToolsChanged?.(() => {
+      for (const host of hosts.values()) host.reload().catch(() => undefined);
+    });
+  }
   const hostFor = (): ToolHost => {
     const { agentId, policy } = options.currentPolicy();
     let host = hosts.get(agentId);
@@ -68,8 +76,11 @@ export function createWorkflowTools(options: WorkflowToolsOptions): ToolHost {
 }
 
 function buildHost(options: WorkflowToolsOptions, policy: EffectiveToolPolicy): ToolHost {
-  const extra = (options.extraTools ?? []).map((tool) => ({ ...tool, source: tool.source ?? 'module' }));
-  if (!policy.fs.enabled) return createToolHost([extra], { audit: options.audit });
+  const extra = [
+    (options.extraTools ?? []).map((tool) => ({ ...tool, source: tool.source ?? 'module' })),
+    ...(policy.mcp.enabled ? (options.toolSources ?? []) : []),
+  ];
+  if (!policy.fs.enabled) return createToolHost(extra, { audit: options.audit });
   let applyPatch: ToolDefinition | undefined;
   const writeRules: FsWriteRules = {
     guardFor: (display) => (display === stateFileMountPath ? options.guardState : undefined),
@@ -100,7 +111,7 @@ function buildHost(options: WorkflowToolsOptions, policy: EffectiveToolPolicy): 
     writeRules,
   });
   applyPatch = tools.find((tool) => tool.name === 'fs.apply_patch');
-  return createToolHost([tools, extra], { audit: options.audit });
+  return createToolHost([tools, ...extra], { audit: options.audit });
 }
 
 /**
