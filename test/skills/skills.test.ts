@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { discoverSkills } from '../../src/tools/skills/discover-skills.js';
 import { sandboxVerdict } from '../../src/tools/skills/script-sandbox.js';
 import { skillTools } from '../../src/tools/skills/skill-tools.js';
 import { createToolHost } from '../../src/tools/tool-host.js';
+import { processesMatching } from '../support/processes.js';
 import { makeSkillsFolder } from './skills-kit.js';
 
 async function hostFor(root: string, options: Parameters<typeof skillTools>[1] = {}) {
@@ -129,33 +129,36 @@ describe.each(modes)('hostile scripts (sandbox: %s)', (sandbox) => {
     }
   });
 
+  // The grandchild becomes `sleep 3599.<nonce>`: a command line this test alone has, found in /proc.
+  const sleeper = () => `3599.${process.pid}${Math.floor(Math.random() * 1e6)}`;
+
   it('a grandchild that sleeps forever is killed with the group at the timeout; nothing is left', async () => {
     const call = await hostFor(makeSkillsFolder(), options);
+    const nonce = sleeper();
     const script = [
       'import os, time',
-      'pid = os.fork()',
-      'if pid == 0:',
-      '    time.sleep(3600)',
-      'else:',
-      `    print(pid, flush=True)`,
-      '    time.sleep(3600)',
+      'if os.fork() == 0:',
+      `    os.execv("/bin/sleep", ["sleep", "${nonce}"])`,
+      'time.sleep(3600)',
     ].join('\n');
     const result = await call('run_python_script', { skill_name: 'calculator', script });
     expect(result).toMatchObject({ ok: true, timed_out: true });
-    if (!sandbox) {
-      const grandchild = Number(String(result.stdout).trim());
-      expect(grandchild).toBeGreaterThan(0);
-      expect(isAlive(grandchild)).toBe(false);
-    }
-    expect(countSleepers()).toBe(0);
+    expect(processesMatching(nonce)).toEqual([]);
   });
 
   it('a grandchild left behind by a script that ends is killed with it', async () => {
     const call = await hostFor(makeSkillsFolder(), options);
-    const script = 'import os, time\nif os.fork() == 0:\n    time.sleep(3600)\nprint("parent done")';
+    const nonce = sleeper();
+    const script = [
+      'import os, time',
+      'if os.fork() == 0:',
+      `    os.execv("/bin/sleep", ["sleep", "${nonce}"])`,
+      'time.sleep(0.3)',
+      'print("parent done")',
+    ].join('\n');
     const result = await call('run_python_script', { skill_name: 'calculator', script });
     expect(result).toMatchObject({ stdout: 'parent done\n', timed_out: false });
-    expect(countSleepers()).toBe(0);
+    expect(processesMatching(nonce)).toEqual([]);
   });
 
   it('a flood of output is capped, with the truncated flag', async () => {
@@ -224,25 +227,3 @@ describe.runIf(bubblewrap)('inside bubblewrap', () => {
     expect(result).toMatchObject({ stdout: 'bound\n', returncode: 0 });
   });
 });
-
-/** Running, not a zombie waiting to be reaped by whoever inherited it. */
-function isAlive(pid: number): boolean {
-  try {
-    const state = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '')[0];
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
-
-/** Python processes sleeping on a script of ours: none may outlive a tool call. */
-function countSleepers(): number {
-  try {
-    const out = execFileSync('pgrep', ['-f', 'spine-skill-.*script.py|/work/script.py'], {
-      encoding: 'utf8',
-    });
-    return out.trim() === '' ? 0 : out.trim().split('\n').length;
-  } catch {
-    return 0;
-  }
-}
