@@ -18,6 +18,7 @@ const commands: Record<string, () => Promise<Register>> = {
   audit: async () => (await import('./commands/audit.js')).registerAuditCommand,
   models: async () => (await import('./commands/models.js')).registerModelsCommand,
   doctor: async () => (await import('./commands/doctor.js')).registerDoctorCommand,
+  'mcp-server': async () => (await import('./commands/mcp-server.js')).registerMcpServerCommand,
   skills: async () => (await import('./commands/skills.js')).registerSkillsCommand,
   validate: async () => (await import('./commands/validate.js')).registerValidateCommand,
   run: async () => (await import('./commands/run.js')).registerRunCommand,

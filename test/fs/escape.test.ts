@@ -12,13 +12,14 @@ import {
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { createSandbox, type Sandbox, secretText } from './sandbox-fixture.js';
+import { createSandbox, overMcp, type Sandbox, sandboxTransport, secretText } from './sandbox-fixture.js';
 
 let sandbox: Sandbox;
+let closeTransport: (() => Promise<void>) | undefined;
 let before: Record<string, string>;
 const results: unknown[] = [];
 
-beforeEach(() => {
+beforeEach(async () => {
   sandbox = createSandbox();
   const { project, outside, base } = sandbox;
   mkdirSync(join(project, 'docs'));
@@ -36,9 +37,16 @@ beforeEach(() => {
   mkdirSync(join(project, '.git', 'hooks'), { recursive: true });
   results.length = 0;
   before = sandbox.snapshotOutside();
+  if (sandboxTransport === 'mcp') {
+    const viaMcp = await overMcp(sandbox);
+    sandbox = viaMcp;
+    closeTransport = viaMcp.close;
+  }
 });
 
-afterEach(() => {
+afterEach(async () => {
+  await closeTransport?.();
+  closeTransport = undefined;
   expect(sandbox.snapshotOutside()).toEqual(before);
   for (const result of results) expect(JSON.stringify(result)).not.toContain(secretText);
   sandbox.cleanup();
@@ -49,6 +57,9 @@ async function expectRefused(tool: string, args: unknown, reason?: string) {
   results.push(result);
   expect(result.ok).toBe(false);
   const error = result.error as { code: string; details: { reason: string } };
+  // Over MCP the ToolHost checks the arguments against the tool's schema first: a value of the wrong type or an
+  // unknown field is refused there, before any path is looked at.
+  if (sandboxTransport === 'mcp' && error.code === 'E_SCHEMA_VALIDATION') return result;
   expect(error.code).toBe('E_SANDBOX_VIOLATION');
   if (reason !== undefined) expect(error.details.reason).toBe(reason);
   return result;

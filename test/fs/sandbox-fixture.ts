@@ -84,3 +84,54 @@ function snapshotTop(base: string): Record<string, string> {
 function hash(content: Buffer): string {
   return createHash('sha256').update(content).digest('hex');
 }
+
+/**
+ * How the escape suite reaches the tools: directly, or through `spine mcp-server` over stdio with the SDK's
+ * client (escape-over-mcp.test.ts), so every attack the fs tools refuse is shown refused over MCP too.
+ */
+export let sandboxTransport: 'direct' | 'mcp' = 'direct';
+export function useSandboxTransport(transport: 'direct' | 'mcp'): void {
+  sandboxTransport = transport;
+}
+
+/** The same sandbox, its calls sent to a `spine mcp-server` serving its mounts (with --write). */
+export async function overMcp(sandbox: Sandbox): Promise<Sandbox & { close(): Promise<void> }> {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const { pathToFileURL } = await import('node:url');
+  const { resolve } = await import('node:path');
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [
+      '--import',
+      pathToFileURL(resolve('node_modules/tsx/dist/loader.mjs')).href,
+      resolve('src/cli/main.ts'),
+      'mcp-server',
+      '--project',
+      sandbox.project,
+      '--write',
+      '--pkg',
+      sandbox.pkg,
+      '--run-dir',
+      sandbox.state,
+    ],
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'escape-suite', version: '1' }, { capabilities: {} });
+  await client.connect(transport);
+  const wireNames = new Map(
+    (await client.listTools()).tools.map((tool) => [tool.name.replace('_', '.'), tool.name]),
+  );
+  return {
+    ...sandbox,
+    call: async (name, args) => {
+      const result = await client.callTool({
+        name: wireNames.get(name) ?? name,
+        arguments: args as Record<string, unknown>,
+      });
+      const text = (result.content as Array<{ type: string; text: string }>)[0]?.text ?? '{}';
+      return JSON.parse(text) as Record<string, unknown>;
+    },
+    close: () => client.close(),
+  };
+}
