@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ToolResult } from '../../src/core/types.js';
 import { type McpToolSource, mcpToolSource } from '../../src/tools/mcp/mcp-tool-source.js';
-import { createToolHost, type ToolHost } from '../../src/tools/tool-host.js';
+import { createToolHost } from '../../src/tools/tool-host.js';
 import { killMatching } from '../support/processes.js';
-import { everythingOverHttp, everythingOverStdio, filesystemOverStdio, freePort } from './mcp-kit.js';
+import { everythingOverHttp, everythingOverStdio, filesystemOverStdio } from './mcp-kit.js';
 
 let source: McpToolSource | undefined;
 afterEach(async () => {
