@@ -1,5 +1,6 @@
 import { SpineError } from '../core/spine-error.js';
 import type { AssistantMessage, FinishReason, ModelResponse, ToolSpec } from '../core/types.js';
+import { toWireToolCall } from '../llm/tool-calls/to-wire-tool-call.js';
 import { callModelWithTrim } from './call-model-with-trim.js';
 import { capToolMessage, resolveToolResultMaxBytes } from './cap-tool-result.js';
 import type { EngineEvent } from './engine-events.js';
@@ -205,14 +206,7 @@ function reportResponse(context: DriveContext, runId: string, turnId: string, re
 function assistantMessageOf(response: ModelResponse): AssistantMessage {
   const message = response.message;
   if (response.toolCalls.length === 0 || (message.tool_calls?.length ?? 0) > 0) return message;
-  return {
-    ...message,
-    tool_calls: response.toolCalls.map((call) => ({
-      id: call.id,
-      type: 'function',
-      function: { name: call.name, arguments: call.rawArguments },
-    })),
-  };
+  return { ...message, tool_calls: response.toolCalls.map(toWireToolCall) };
 }
 
 async function writeRecord(context: DriveContext, turn: EngineTurn): Promise<void> {

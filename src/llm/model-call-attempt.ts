@@ -8,7 +8,6 @@ import { withEndpointQuery } from './http/endpoint-url.js';
 import type { HttpResponse, HttpTransport } from './http/http-transport.js';
 import { normalizeModelResponse } from './normalize/normalize-model-response.js';
 import { ResponseStreamNormalizer } from './normalize/response-stream-normalizer.js';
-import type { ToolCallFormat } from './normalize/text-tool-calls/tool-call-formats.js';
 import type {
   DecoderContext,
   EndpointSettings,
@@ -17,6 +16,7 @@ import type {
 } from './providers/provider-adapter.js';
 import { attachRetryHints } from './resilience/attach-retry-hints.js';
 import { AttemptDeadline, type CallDeadline } from './resilience/attempt-deadline.js';
+import type { ToolCallFormat } from './tool-calls/text-tool-calls/tool-call-formats.js';
 
 export interface AttemptContext {
   adapter: ProviderAdapter;

@@ -12,7 +12,7 @@ import { selectProviderAdapter } from './providers/select-provider-adapter.js';
 import { defaultTimeouts } from './resilience/default-timeouts.js';
 import { defaultRetryOptions, type RetryOptions } from './resilience/retry-policy.js';
 import { collectResponse, type ModelCallContext, runModelCall } from './run-model-call.js';
-import { withToolCallReask } from './tool-call-reask.js';
+import { withToolCallReask } from './tool-calls/tool-call-reask.js';
 
 /** One model endpoint. Only `baseUrl` and `model` are required. */
 export interface ModelClientOptions {

@@ -12,7 +12,7 @@ import type { ProviderAdapter } from '../../src/llm/providers/provider-adapter.j
 import { responsesAdapter } from '../../src/llm/providers/responses/responses-adapter.js';
 import { defaultRetryOptions } from '../../src/llm/resilience/retry-policy.js';
 import { collectResponse, runModelCall } from '../../src/llm/run-model-call.js';
-import type { ToolCallReaskOptions } from '../../src/llm/tool-call-reask.js';
+import type { ToolCallReaskOptions } from '../../src/llm/tool-calls/tool-call-reask.js';
 import { createTestClient } from '../client/client-test-kit.js';
 import type { FakeRunner } from '../support/fake-runner.js';
 

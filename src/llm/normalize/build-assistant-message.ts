@@ -1,5 +1,5 @@
 import type { AssistantMessage, ToolCall } from '../../core/types.js';
-import { toWireToolCall } from './to-wire-tool-call.js';
+import { toWireToolCall } from '../tool-calls/to-wire-tool-call.js';
 
 /**
  * The chat-shaped assistant message for history after normalization: the content that stays, the runnable

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { extractTextToolCalls } from '../tool-calls/text-tool-calls/extract-text-tool-calls.js';
 import { HoldBackFilter } from './hold-back-filter.js';
-import { extractTextToolCalls } from './text-tool-calls/extract-text-tool-calls.js';
 
 const tools = ['get_weather', 'search'];
 

@@ -1,8 +1,11 @@
-import { findJsonValueEnd } from './repair/find-json-value-end.js';
-import { classifyCallPrefix, isKnownToolCallJson } from './text-tool-calls/classify-call-prefix.js';
-import { callFenceLanguages } from './text-tool-calls/find-json-calls.js';
-import { strayClosers, toolCallMarkers } from './text-tool-calls/find-marked-calls.js';
-import { parsePythonicCalls } from './text-tool-calls/parse-pythonic-calls.js';
+import { findJsonValueEnd } from '../tool-calls/repair/find-json-value-end.js';
+import {
+  classifyCallPrefix,
+  isKnownToolCallJson,
+} from '../tool-calls/text-tool-calls/classify-call-prefix.js';
+import { callFenceLanguages } from '../tool-calls/text-tool-calls/find-json-calls.js';
+import { strayClosers, toolCallMarkers } from '../tool-calls/text-tool-calls/find-marked-calls.js';
+import { parsePythonicCalls } from '../tool-calls/text-tool-calls/parse-pythonic-calls.js';
 
 export interface HoldBackFilterOptions {
   /** Names of the offered tools: unmarked JSON only counts as a call when it names one. */

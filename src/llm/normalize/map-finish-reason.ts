@@ -1,5 +1,5 @@
 import type { FinishReason, IncompleteToolCall } from '../../core/types.js';
-import { isCutOffJson } from './repair/is-cut-off-json.js';
+import { isCutOffJson } from '../tool-calls/repair/is-cut-off-json.js';
 
 /** A wire `finish_reason` → Spine's words; null when the runner gave none. `function_call` is the legacy name. */
 export function mapFinishReason(wire: unknown): FinishReason | null {

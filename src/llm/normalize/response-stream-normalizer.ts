@@ -1,7 +1,7 @@
 import type { ModelRequest, ModelResponse, StreamEvent } from '../../core/types.js';
+import type { ToolCallFormat } from '../tool-calls/text-tool-calls/tool-call-formats.js';
 import { HoldBackFilter } from './hold-back-filter.js';
 import { normalizeModelResponse } from './normalize-model-response.js';
-import type { ToolCallFormat } from './text-tool-calls/tool-call-formats.js';
 
 /**
  * Applies `normalizeModelResponse` to a decoded event stream, keeping the events in agreement with the

@@ -1,4 +1,4 @@
-import { type ToolCallFormat, toolCallFormats } from '../normalize/text-tool-calls/tool-call-formats.js';
+import { type ToolCallFormat, toolCallFormats } from '../tool-calls/text-tool-calls/tool-call-formats.js';
 /**
  * Provider presets: per runner, a small table of what its Chat Completions endpoint accepts, so requests never
  * carry a field the runner rejects (RUNNER-QUIRKS §39–50). A model's `quirks:` in the config override single

@@ -1,5 +1,5 @@
 import type { StreamEvent } from '../../core/types.js';
-import type { RawWireToolCall } from '../normalize/normalize-tool-calls.js';
+import type { RawWireToolCall } from '../tool-calls/normalize-tool-calls.js';
 
 interface Slot {
   position: number;

@@ -1,8 +1,8 @@
 import type { AssistantMessage, FinishReason, ModelResponse, Repair } from '../../../core/types.js';
 import { mapFinishReason, resolveFinishReason } from '../../normalize/map-finish-reason.js';
-import { normalizeToolCalls, type RawWireToolCall } from '../../normalize/normalize-tool-calls.js';
 import type { ThinkSplitter } from '../../normalize/think-splitter.js';
-import { toWireToolCallAsSent } from '../../normalize/to-wire-tool-call.js';
+import { normalizeToolCalls, type RawWireToolCall } from '../../tool-calls/normalize-tool-calls.js';
+import { toWireToolCall } from '../../tool-calls/to-wire-tool-call.js';
 import { readOllamaUsage } from './read-ollama-usage.js';
 
 /** Everything one Ollama answer carried, streamed or not, before normalization. */
@@ -33,7 +33,7 @@ export function assembleOllamaResponse(parts: OllamaResponseParts): ModelRespons
     role: 'assistant',
     content: calls.toolCalls.length > 0 && content === '' ? null : content,
   };
-  if (calls.toolCalls.length > 0) message.tool_calls = calls.toolCalls.map(toWireToolCallAsSent);
+  if (calls.toolCalls.length > 0) message.tool_calls = calls.toolCalls.map(toWireToolCall);
   return {
     content,
     toolCalls: calls.toolCalls,

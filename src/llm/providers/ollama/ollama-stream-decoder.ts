@@ -1,9 +1,9 @@
 import { SpineError } from '../../../core/spine-error.js';
 import type { StreamEvent } from '../../../core/types.js';
-import type { RawWireToolCall } from '../../normalize/normalize-tool-calls.js';
-import { isRecord } from '../../normalize/repair/parse-tool-arguments.js';
 import { ThinkSplitter } from '../../normalize/think-splitter.js';
 import { TextBuffer } from '../../stream/text-buffer.js';
+import type { RawWireToolCall } from '../../tool-calls/normalize-tool-calls.js';
+import { isRecord } from '../../tool-calls/repair/parse-tool-arguments.js';
 import type { DecoderContext, StreamDecoder } from '../provider-adapter.js';
 import { assembleOllamaResponse } from './assemble-ollama-response.js';
 import { classifyOllamaErrorBody } from './classify-ollama-error.js';

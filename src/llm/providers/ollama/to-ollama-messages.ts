@@ -6,7 +6,7 @@ import type {
   ToolMessage,
   UserMessage,
 } from '../../../core/types.js';
-import { parseToolArguments } from '../../normalize/repair/parse-tool-arguments.js';
+import { parseToolArguments } from '../../tool-calls/repair/parse-tool-arguments.js';
 
 /** One message as Ollama's native `/api/chat` takes it. */
 export interface OllamaMessage {

@@ -1,9 +1,9 @@
 import type { AssistantMessage, ModelResponse, Repair } from '../../../core/types.js';
 import { mapFinishReason, resolveFinishReason } from '../../normalize/map-finish-reason.js';
 import { mapUsage } from '../../normalize/map-usage.js';
-import { normalizeToolCalls, type RawWireToolCall } from '../../normalize/normalize-tool-calls.js';
 import type { ThinkSplitter } from '../../normalize/think-splitter.js';
-import { toWireToolCallAsSent } from '../../normalize/to-wire-tool-call.js';
+import { normalizeToolCalls, type RawWireToolCall } from '../../tool-calls/normalize-tool-calls.js';
+import { toWireToolCall } from '../../tool-calls/to-wire-tool-call.js';
 
 /** Everything one answer carried, streamed or not, before normalization. */
 export interface ChatResponseParts {
@@ -36,7 +36,7 @@ export function assembleChatResponse(parts: ChatResponseParts): ModelResponse {
     // OpenAI accepts null only beside tool calls; without them history must carry a string (RUNNER-QUIRKS §40).
     content: calls.toolCalls.length > 0 && content === '' ? null : content,
   };
-  if (calls.toolCalls.length > 0) message.tool_calls = calls.toolCalls.map(toWireToolCallAsSent);
+  if (calls.toolCalls.length > 0) message.tool_calls = calls.toolCalls.map(toWireToolCall);
   if (parts.hasReasoningContent) message.reasoning_content = parts.fieldReasoning;
   return {
     content,

@@ -1,8 +1,8 @@
 import { SpineError } from '../../../core/spine-error.js';
 import type { ModelResponse } from '../../../core/types.js';
 import { classifyErrorBody } from '../../errors/classify-error-body.js';
-import type { RawWireToolCall } from '../../normalize/normalize-tool-calls.js';
 import { ThinkSplitter } from '../../normalize/think-splitter.js';
+import type { RawWireToolCall } from '../../tool-calls/normalize-tool-calls.js';
 import { assembleChatResponse } from './assemble-chat-response.js';
 import {
   isErrorObject,

@@ -5,10 +5,10 @@ import type {
   ModelResponse,
 } from '../../../core/types.js';
 import { resolveFinishReason } from '../../normalize/map-finish-reason.js';
-import { normalizeToolCalls } from '../../normalize/normalize-tool-calls.js';
-import { generateToolCallId } from '../../normalize/repair/generate-tool-call-id.js';
-import { isRecord } from '../../normalize/repair/parse-tool-arguments.js';
-import { toWireToolCallAsSent } from '../../normalize/to-wire-tool-call.js';
+import { normalizeToolCalls } from '../../tool-calls/normalize-tool-calls.js';
+import { generateToolCallId } from '../../tool-calls/repair/generate-tool-call-id.js';
+import { isRecord } from '../../tool-calls/repair/parse-tool-arguments.js';
+import { toWireToolCall } from '../../tool-calls/to-wire-tool-call.js';
 import type { ResponsesOutput, ResponsesRawCall } from './read-responses-output.js';
 import { readResponsesUsage } from './read-responses-usage.js';
 
@@ -47,7 +47,7 @@ export function assembleResponsesResponse(parts: ResponsesResponseParts): ModelR
     role: 'assistant',
     content: calls.toolCalls.length > 0 && parts.text === '' ? null : parts.text,
   };
-  if (calls.toolCalls.length > 0) message.tool_calls = calls.toolCalls.map(toWireToolCallAsSent);
+  if (calls.toolCalls.length > 0) message.tool_calls = calls.toolCalls.map(toWireToolCall);
   const model = parts.response.model;
   return {
     content: parts.text,

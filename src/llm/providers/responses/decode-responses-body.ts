@@ -1,6 +1,6 @@
 import { SpineError } from '../../../core/spine-error.js';
 import type { ModelResponse } from '../../../core/types.js';
-import { isRecord } from '../../normalize/repair/parse-tool-arguments.js';
+import { isRecord } from '../../tool-calls/repair/parse-tool-arguments.js';
 import type { DecoderContext } from '../provider-adapter.js';
 import { assembleResponsesResponse } from './assemble-responses-response.js';
 import { readResponsesOutput } from './read-responses-output.js';

@@ -1,5 +1,5 @@
-import type { RawWireToolCall } from '../../normalize/normalize-tool-calls.js';
-import { isRecord } from '../../normalize/repair/parse-tool-arguments.js';
+import type { RawWireToolCall } from '../../tool-calls/normalize-tool-calls.js';
+import { isRecord } from '../../tool-calls/repair/parse-tool-arguments.js';
 
 /** A `function_call` output item; `incomplete` when the runner marked it so (cut off by max_output_tokens). */
 export interface ResponsesRawCall extends RawWireToolCall {

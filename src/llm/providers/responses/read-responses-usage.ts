@@ -1,5 +1,5 @@
 import type { Usage } from '../../../core/types.js';
-import { isRecord } from '../../normalize/repair/parse-tool-arguments.js';
+import { isRecord } from '../../tool-calls/repair/parse-tool-arguments.js';
 
 /**
  * The Responses `usage` object → Usage (RUNNER-QUIRKS §65): `input_tokens`, `output_tokens`, `total_tokens`,

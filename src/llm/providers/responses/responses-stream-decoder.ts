@@ -1,8 +1,8 @@
 import { SpineError } from '../../../core/spine-error.js';
 import type { StreamEvent } from '../../../core/types.js';
-import { isRecord } from '../../normalize/repair/parse-tool-arguments.js';
 import { SseDecoder, type SseMessage } from '../../stream/sse-decoder.js';
 import { TextBuffer } from '../../stream/text-buffer.js';
+import { isRecord } from '../../tool-calls/repair/parse-tool-arguments.js';
 import type { DecoderContext, StreamDecoder } from '../provider-adapter.js';
 import { assembleResponsesResponse } from './assemble-responses-response.js';
 import { type ResponsesOutput, readResponsesOutput } from './read-responses-output.js';

@@ -1,6 +1,6 @@
 import type { SpineError } from '../../../core/spine-error.js';
 import { classifyErrorBody } from '../../errors/classify-error-body.js';
-import { isRecord } from '../../normalize/repair/parse-tool-arguments.js';
+import { isRecord } from '../../tool-calls/repair/parse-tool-arguments.js';
 
 /**
  * A failed response (`status: "failed"`, a `response.failed` event, an `error` event, or a body whose

@@ -1,5 +1,5 @@
 import type { FinishReason, IncompleteToolCall, Repair, ToolCall } from '../../core/types.js';
-import { repairToolCall } from './repair/repair-tool-call.js';
+import { repairIncompleteCall } from './repair/repair-tool-call.js';
 
 export interface RepairedIncompleteCalls {
   /** Calls the lenient pipeline mended: runnable now. */
@@ -24,12 +24,7 @@ export function repairIncompleteCalls(
 ): RepairedIncompleteCalls {
   const result: RepairedIncompleteCalls = { toolCalls: [], incompleteToolCalls: [], repairs: [] };
   calls.forEach((incomplete, position) => {
-    const wire = {
-      id: incomplete.id,
-      type: 'function',
-      function: { name: incomplete.name, arguments: incomplete.rawArguments },
-    };
-    const repaired = repairToolCall(wire, position);
+    const repaired = repairIncompleteCall(incomplete, position);
     const cutOff =
       (finishReason === 'length' || hitTokenCap) &&
       repaired.repairs.some((repair) => repair.kind === 'truncated-json');

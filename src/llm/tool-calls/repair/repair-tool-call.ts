@@ -51,6 +51,16 @@ const repairDetails: Partial<Record<RepairKind, string>> = {
  * Turns one tool call as a runner sent it (any of the shapes in RUNNER-QUIRKS §6-9, 27-30) into a canonical
  * call, recording each fix; a call that cannot be repaired comes back as a `problem` instead. Pure; never throws.
  */
+/** A call a decoder could not read, through the same pipeline: its name and arguments text as the runner sent them. */
+export function repairIncompleteCall(
+  call: { id: string; name: string; rawArguments: string },
+  position: number,
+  context: RepairToolCallContext = {},
+): RepairToolCallResult {
+  const wire = { id: call.id, type: 'function', function: { name: call.name, arguments: call.rawArguments } };
+  return repairToolCall(wire, position, context);
+}
+
 export function repairToolCall(
   wire: unknown,
   position: number,

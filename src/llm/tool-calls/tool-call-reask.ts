@@ -1,4 +1,4 @@
-import { SpineError } from '../core/spine-error.js';
+import { SpineError } from '../../core/spine-error.js';
 import type {
   ChatMessage,
   ModelClient,
@@ -8,9 +8,9 @@ import type {
   RetryInfo,
   StreamEvent,
   ToolSpec,
-} from '../core/types.js';
-import { buildReaskMessages } from './normalize/reask.js';
-import type { ToolCallProblem } from './normalize/repair/tool-call-problem.js';
+} from '../../core/types.js';
+import { buildReaskMessages } from './reask.js';
+import type { ToolCallProblem } from './repair/tool-call-problem.js';
 
 export interface ToolCallReaskOptions {
   /** How many times the model is asked again before the call fails with LLM_INVALID_TOOL_CALL (default 2). */

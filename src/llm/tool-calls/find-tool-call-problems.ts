@@ -1,5 +1,5 @@
 import type { ModelResponse, ToolSpec } from '../../core/types.js';
-import { repairToolCall } from './repair/repair-tool-call.js';
+import { repairIncompleteCall } from './repair/repair-tool-call.js';
 import type { ToolCallProblem } from './repair/tool-call-problem.js';
 import { validateToolCall } from './validate-tool-arguments.js';
 
@@ -9,7 +9,10 @@ import { validateToolCall } from './validate-tool-arguments.js';
  * (its arguments, or its name, could not be read). Calls cut off by a `length` finish are not problems to
  * re-ask about: the caller reports them. Empty when every call is fine.
  */
-export function findToolCallProblems(response: ModelResponse, tools: readonly ToolSpec[]): ToolCallProblem[] {
+export function findToolCallProblems(
+  response: Pick<ModelResponse, 'repairs' | 'toolCalls' | 'incompleteToolCalls' | 'finishReason'>,
+  tools: readonly ToolSpec[],
+): ToolCallProblem[] {
   const textCallIds = new Set(
     response.repairs
       .filter((repair) => repair.kind === 'text-extracted' && repair.toolCallId !== undefined)
@@ -24,12 +27,7 @@ export function findToolCallProblems(response: ModelResponse, tools: readonly To
   response.incompleteToolCalls.forEach((call, offset) => {
     const index = response.toolCalls.length + offset;
     const fromText = textCallIds.has(call.id);
-    const wire = {
-      id: call.id,
-      type: 'function',
-      function: { name: call.name, arguments: call.rawArguments },
-    };
-    const repaired = repairToolCall(wire, index, { fromText });
+    const repaired = repairIncompleteCall(call, index, { fromText });
     if (repaired.problem !== undefined) {
       problems.push(repaired.problem);
       return;
