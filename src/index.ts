@@ -53,7 +53,10 @@ export type {
 export { type HistoryOptions, MessageHistory } from './engine/history.js';
 export { findConfigFile, loadConfig } from './llm/config/load-config.js';
 export { parseConfig } from './llm/config/parse-config.js';
+export { endpointOf } from './llm/config/resolve-role-settings.js';
 export type { ModelRoleConfig, SpineConfig } from './llm/config/spine-config.js';
+// models: one endpoint, and roles from configuration
+export type { Endpoint } from './llm/endpoint.js';
 export {
   createLlmClient,
   type LlmCallRequest,
@@ -62,7 +65,6 @@ export {
   type LlmClientEvent,
   type LlmClientOptions,
 } from './llm/llm-client.js';
-// models: one endpoint, and roles from configuration
 export { createModelClient, type ModelClientOptions } from './llm/model-client.js';
 export { diagnoseEndpoint, type EndpointDiagnosis } from './llm/probe/diagnose-endpoint.js';
 export {

@@ -15,13 +15,6 @@ export interface EndpointFlags {
   contextLength?: string;
 }
 
-export interface ResolvedEndpoint {
-  provider: string;
-  baseUrl: string;
-  model: string;
-  apiKey?: string;
-}
-
 /** The default when nothing is configured: a local Ollama through its OpenAI-compatible route. */
 export const defaultBaseUrl = 'http://127.0.0.1:11434/v1';
 
@@ -48,23 +41,6 @@ export function addEndpointOptions(command: Command): Command {
       '--context-length <n>',
       "the model's context window in tokens (trims history, checks each request)",
     );
-}
-
-/** Flags first, then environment, then the local default. */
-export function resolveEndpoint(
-  flags: EndpointFlags,
-  env: NodeJS.ProcessEnv = process.env,
-  options: { modelRequired?: boolean } = {},
-): ResolvedEndpoint {
-  const apiKey = flags.apiKey ?? env.LLM_API_KEY;
-  const model = flags.model ?? env.SPINE_MODEL;
-  return {
-    provider: flags.provider ?? env.SPINE_PROVIDER ?? 'openai-compatible',
-    baseUrl: flags.baseUrl ?? env.SPINE_BASE_URL ?? defaultBaseUrl,
-    // `doctor` and `models` work without one: they show what the server offers.
-    model: options.modelRequired === false ? (model ?? '') : requireModel(model),
-    ...(apiKey ? { apiKey } : {}),
-  };
 }
 
 /** Every runner needs a model name; guessing one only moves the error to the runner, worded worse. */

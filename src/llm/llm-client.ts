@@ -4,12 +4,14 @@ import { lazyModule } from '../core/lazy-module.js';
 import type { ModelClient, ModelRequest, ModelResponse, RetryInfo, StreamEvent } from '../core/types.js';
 import {
   completeRoleConfig,
+  endpointOf,
   type ModelRoleInput,
   type RoleSettings,
   resolveRoleSettings,
 } from './config/resolve-role-settings.js';
 import type { BudgetConfig, GovernanceConfig, ModelRoleConfig, SpineConfig } from './config/spine-config.js';
-import { createModelClient, type ModelClientOptions } from './model-client.js';
+import type { Endpoint } from './endpoint.js';
+import { createModelClient } from './model-client.js';
 import { type BudgetUsage, type BudgetWarning, createBudgetGuard } from './policies/budget-guard.js';
 import { type CircuitState, createCircuitBreaker } from './policies/circuit-breaker.js';
 import { createConcurrencyLimiter } from './policies/concurrency-limiter.js';
@@ -23,24 +25,16 @@ import type { ApiType, ProviderName, ProviderPreset } from './providers/presets.
 /** One call to a role: the model request plus the role, and optionally the caller's trace context. */
 export type LlmCallRequest = ModelRequest & { role: string; traceContext?: Context };
 
-/** What a model client factory gets for one role. `apiType` and `preset` choose the adapter and its dialect. */
-export interface RoleModelClientOptions {
+/** What a model client factory gets for one role: the role's `Endpoint`, resolved, and the client's hooks. */
+export interface RoleModelClientOptions extends Endpoint {
   role: string;
   provider: ProviderName;
   apiType: ApiType;
   preset: ProviderPreset;
-  baseUrl: string;
   /** The endpoint as configured. */
   endpoint: string;
-  model: string;
-  apiKey?: string;
-  headers?: Record<string, string>;
   /** The role's per-attempt timeout. */
   timeoutMs: number;
-  contextLength?: number;
-  maxRetries?: number;
-  firstByteTimeoutMs?: number;
-  idleTimeoutMs?: number;
   /** See `ModelClientOptions.httpClient`. */
   httpClient?: 'undici' | 'node';
   /** Called before each retry of this role's calls. */
@@ -214,45 +208,19 @@ function applyRoleDefaults(request: LlmCallRequest, settings: RoleSettings) {
 }
 
 function toFactoryOptions(settings: RoleSettings): RoleModelClientOptions {
-  const options: RoleModelClientOptions = {
+  return {
+    ...endpointOf(settings),
     role: settings.role,
     provider: settings.provider,
     apiType: settings.apiType,
     preset: settings.preset,
-    baseUrl: settings.baseUrl,
     endpoint: settings.endpoint,
-    model: settings.modelId,
     timeoutMs: settings.timeoutMs,
   };
-  if (settings.apiKey !== undefined) options.apiKey = settings.apiKey;
-  if (settings.headers !== undefined) options.headers = settings.headers;
-  if (settings.contextLength !== undefined) options.contextLength = settings.contextLength;
-  if (settings.maxRetries !== undefined) options.maxRetries = settings.maxRetries;
-  if (settings.firstByteTimeoutMs !== undefined) options.firstByteTimeoutMs = settings.firstByteTimeoutMs;
-  if (settings.idleTimeoutMs !== undefined) options.idleTimeoutMs = settings.idleTimeoutMs;
-  return options;
 }
 
 /** Each role speaks its own dialect: `apiType` picks the adapter, `preset` shapes what is sent. */
-const createDefaultModelClient: ModelClientFactory = (options, deps) => {
-  const modelOptions: ModelClientOptions = {
-    provider: options.provider,
-    apiType: options.apiType,
-    preset: options.preset,
-    baseUrl: options.baseUrl,
-    model: options.model,
-    timeoutMs: options.timeoutMs,
-  };
-  if (options.apiKey !== undefined) modelOptions.apiKey = options.apiKey;
-  if (options.headers !== undefined) modelOptions.headers = options.headers;
-  if (options.contextLength !== undefined) modelOptions.contextLength = options.contextLength;
-  if (options.maxRetries !== undefined) modelOptions.maxRetries = options.maxRetries;
-  if (options.firstByteTimeoutMs !== undefined) modelOptions.firstByteTimeoutMs = options.firstByteTimeoutMs;
-  if (options.idleTimeoutMs !== undefined) modelOptions.idleTimeoutMs = options.idleTimeoutMs;
-  if (options.onRetry !== undefined) modelOptions.onRetry = options.onRetry;
-  if (options.httpClient !== undefined) modelOptions.httpClient = options.httpClient;
-  return createModelClient(modelOptions, deps);
-};
+const createDefaultModelClient: ModelClientFactory = (options, deps) => createModelClient(options, deps);
 
 function normalizeConfig(config: SpineConfig | LlmClientConfig): SpineConfig {
   const models: Record<string, ModelRoleConfig> = {};

@@ -1,11 +1,12 @@
 import { type Clock, systemClock } from '../core/deps.js';
 import type { ModelClient, RetryInfo } from '../core/types.js';
+import type { Endpoint } from './endpoint.js';
 import { parseEndpointUrl, registerEndpointSecrets } from './http/endpoint-url.js';
 import { createFetchTransport, type FetchFunction } from './http/fetch-transport.js';
 import { createNodeHttpTransport } from './http/node-http-transport.js';
 import { createUndiciTransport } from './http/undici-transport.js';
 import type { ResponseLimits } from './model-call-attempt.js';
-import type { ApiType, ProviderName, ProviderPreset, ProviderQuirks } from './providers/presets.js';
+import type { ApiType, ProviderName } from './providers/presets.js';
 import type { EndpointSettings } from './providers/provider-adapter.js';
 import { parseProviderName } from './providers/resolve-endpoint-preset.js';
 import { selectProviderAdapter } from './providers/select-provider-adapter.js';
@@ -14,43 +15,14 @@ import { defaultRetryOptions, type RetryOptions } from './resilience/retry-polic
 import { collectResponse, type ModelCallContext, runModelCall } from './run-model-call.js';
 import { withToolCallReask } from './tool-calls/tool-call-reask.js';
 
-/** One model endpoint. Only `baseUrl` and `model` are required. */
-export interface ModelClientOptions {
-  /**
-   * A preset name: `openai-compatible` (default), `openai`, `azure`, `deepseek`, `ollama`, `lmstudio`,
-   * `llamacpp`, `vllm`. Any other name is a CONFIG_INVALID error.
-   */
-  provider?: string;
-  /** The server root for Ollama native (a trailing `/v1` or `/api` is trimmed), else the API base URL. */
-  baseUrl: string;
-  model: string;
-  /**
-   * Which API to speak: `chat_completions`, `responses`, or `ollama` (native `/api/chat`). Default: `ollama`
-   * for `provider: 'ollama'`, else `chat_completions`.
-   */
-  apiType?: ApiType;
-  /** What the runner accepts, as resolved elsewhere (e.g. from a config); default: the provider's preset. */
-  preset?: ProviderPreset;
-  /** Single preset entries to override (a config's `quirks:`); ignored when `preset` is given. */
-  quirks?: Partial<ProviderQuirks>;
-  /** The model's context window; Ollama native sends it as `options.num_ctx`. */
-  contextLength?: number;
-  apiKey?: string;
-  /** Sent with every request; they win over Spine's own headers. */
-  headers?: Record<string, string>;
-  /** The whole call, from sending to the last byte, retries and their waits included (default 10 min; 0 disables). */
-  timeoutMs?: number;
-  /** Each attempt's wait for the response headers (default 60 s; 0 disables). Not retried when it fires. */
-  firstByteTimeoutMs?: number;
-  /** Longest silence between body chunks once headers arrived (default 30 s; 0 disables). */
-  idleTimeoutMs?: number;
+/** One model endpoint (`Endpoint`: only `baseUrl` and `model` are required) and how this client treats it. */
+export interface ModelClientOptions extends Endpoint {
   /**
    * Size limits of one response: `responseBytes` for the whole body (default 64 MiB), `eventBytes` for the
    * longest stretch of a stream without a complete event (default 16 MiB). Past either: LLM_RESPONSE_TOO_LARGE.
    */
   responseLimits?: Partial<ResponseLimits>;
-  /** Retries after the first attempt (default 2). Wins over `retry.maxRetries`. */
-  maxRetries?: number;
+  /** Retry policy; `maxRetries` of the endpoint wins over `retry.maxRetries`. */
   retry?: Partial<RetryOptions>;
   /** A `fetch` to send requests with instead of Spine's pooled undici agent. */
   fetch?: FetchFunction;
@@ -59,8 +31,6 @@ export interface ModelClientOptions {
    * load: a short-lived process, such as the CLI, answers sooner). Ignored when `fetch` is given.
    */
   httpClient?: 'undici' | 'node';
-  /** Azure classic URLs: the `api-version` query parameter (default `2024-10-21`). */
-  apiVersion?: string;
   /** Called before each retry (the same information is a `retry` stream event). */
   onRetry?: (info: RetryInfo) => void;
   /** Re-asks after a tool call that names an unknown tool or fails its schema (default 2). */

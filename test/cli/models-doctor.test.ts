@@ -81,6 +81,43 @@ describe('spine models and spine doctor', () => {
     ]);
   });
 
+  it("probes with the headers a call sends: a key and the role's own headers", async () => {
+    const gated = await startFakeRunner();
+    const folder = await mkdtemp(path.join(tmpdir(), 'spine-doctor-headers-'));
+    try {
+      await writeFile(
+        path.join(folder, 'spine.yaml'),
+        [
+          'models:',
+          '  default:',
+          '    id: small-1b',
+          `    endpoint: ${gated.baseUrl}`,
+          '    api_key_env: SPINE_TEST_PROXY_KEY',
+          '    headers:',
+          '      X-Proxy-Tenant: team-a',
+          '',
+        ].join('\n'),
+      );
+      // The runner answers only a request that carries both, as a proxy in front of it would.
+      const gate = (request: { headers: Record<string, string | string[] | undefined> }) =>
+        request.headers.authorization === 'Bearer k-123' && request.headers['x-proxy-tenant'] === 'team-a'
+          ? { body: { object: 'list', data: [{ id: 'small-1b', object: 'model' }] } }
+          : { status: 401, body: { error: { message: 'no key' } } };
+      gated.enqueue(gate, gate);
+      const run = await runCli(['doctor', '--json'], { cwd: folder, env: { SPINE_TEST_PROXY_KEY: 'k-123' } });
+      expect(JSON.parse(run.stdout)).toEqual([expect.objectContaining({ reachable: true, verdict: 'ok' })]);
+      expect(run.code).toBe(0);
+      const withoutKey = await runCli(['doctor', '--json'], {
+        cwd: folder,
+        env: { SPINE_TEST_PROXY_KEY: 'wrong' },
+      });
+      expect(JSON.parse(withoutKey.stdout)[0].verdict).not.toBe('ok');
+    } finally {
+      await gated.close();
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
   it('reports an endpoint nobody listens on as unreachable', async () => {
     const closed = await startFakeRunner();
     const url = closed.baseUrl;

@@ -1,3 +1,4 @@
+import type { Endpoint } from '../endpoint.js';
 import { type ApiType, type ProviderName, type ProviderPreset, resolvePreset } from '../providers/presets.js';
 import { createConfigError } from './config-error.js';
 import { inferApiType, inferProvider, toBaseUrl } from './infer-endpoint.js';
@@ -134,4 +135,23 @@ function createUnknownRoleError(config: SpineConfig, role: string) {
       message: `no such role (configured: ${roles.length > 0 ? roles.join(', ') : 'none'})`,
     },
   ]);
+}
+
+/** A role's `Endpoint`: where and how to reach its model, the one shape a model client is made from. */
+export function endpointOf(settings: RoleSettings): Endpoint {
+  const endpoint: Endpoint = {
+    provider: settings.provider,
+    apiType: settings.apiType,
+    preset: settings.preset,
+    baseUrl: settings.baseUrl,
+    model: settings.modelId,
+    timeoutMs: settings.timeoutMs,
+  };
+  if (settings.apiKey !== undefined) endpoint.apiKey = settings.apiKey;
+  if (settings.headers !== undefined) endpoint.headers = settings.headers;
+  if (settings.contextLength !== undefined) endpoint.contextLength = settings.contextLength;
+  if (settings.maxRetries !== undefined) endpoint.maxRetries = settings.maxRetries;
+  if (settings.firstByteTimeoutMs !== undefined) endpoint.firstByteTimeoutMs = settings.firstByteTimeoutMs;
+  if (settings.idleTimeoutMs !== undefined) endpoint.idleTimeoutMs = settings.idleTimeoutMs;
+  return endpoint;
 }

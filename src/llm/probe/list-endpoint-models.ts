@@ -1,10 +1,13 @@
 import { describeUrl } from '../errors/describe-url.js';
+import { endpointHeaders, keyHeaderOf } from '../http/endpoint-headers.js';
 import {
   type EndpointUrl,
   parseEndpointUrl,
   registerEndpointSecrets,
   withEndpointQuery,
 } from '../http/endpoint-url.js';
+import type { HttpResponse, HttpTransport } from '../http/http-transport.js';
+import { createNodeHttpTransport } from '../http/node-http-transport.js';
 import type { ApiType, ProviderPreset } from '../providers/presets.js';
 
 /** Where a runner lists its models, and how it answered. */
@@ -23,6 +26,8 @@ export interface ListModelsTarget {
   apiKey?: string;
   headers?: Record<string, string>;
   timeoutMs: number;
+  /** What sends the request: the same kind a model call uses (default Node's own http, as the CLI's calls). */
+  transport?: HttpTransport;
 }
 
 /**
@@ -46,30 +51,33 @@ export async function listEndpointModels(target: ListModelsTarget): Promise<Mode
   const path =
     target.apiType === 'ollama' ? `${ollamaRoot(endpoint.base)}/api/tags` : `${endpoint.base}/models`;
   const url = withEndpointQuery(path, endpoint.query);
-  let response: Response;
+  const transport = target.transport ?? createNodeHttpTransport();
+  let response: HttpResponse;
   try {
-    response = await fetch(url, {
+    // Never followed: a redirect to another origin would carry the key there. Reported instead.
+    response = await transport.send({
+      url,
+      method: 'GET',
       headers: buildHeaders(target, endpoint.basicAuthorization),
       signal: AbortSignal.timeout(target.timeoutMs),
-      // Never followed: a redirect to another origin would carry the key there. Reported instead.
-      redirect: 'manual',
     });
   } catch (error) {
-    return { status: 'unreachable', message: describeFetchFailure(error) };
+    return { status: 'unreachable', message: describeSendFailure(error) };
   }
   if (response.status >= 300 && response.status < 400) {
-    await response.body?.cancel().catch(() => undefined);
+    response.cancel();
     return {
       status: 'redirected',
       httpStatus: response.status,
-      location: describeUrl(new URL(response.headers.get('location') ?? '', url).toString()),
+      location: describeUrl(new URL(response.headers.location ?? '', url).toString()),
     };
   }
-  const text = await response.text().catch(() => '');
+  const text = await readText(response).catch(() => '');
   if (response.status === 401 || response.status === 403) {
     return { status: 'auth-failed', httpStatus: response.status, message: text.slice(0, 200) };
   }
-  if (!response.ok) return { status: 'error', httpStatus: response.status, message: text.slice(0, 200) };
+  if (response.status < 200 || response.status >= 300)
+    return { status: 'error', httpStatus: response.status, message: text.slice(0, 200) };
   const models = readModelIds(text);
   return models
     ? { status: 'listed', models }
@@ -87,17 +95,28 @@ function ollamaRoot(base: string): string {
   return base.replace(/\/(?:v1|api)$/, '');
 }
 
+/** The headers a model call to this endpoint sends (`endpointHeaders`), Basic auth from the URL as it does. */
 function buildHeaders(
   target: ListModelsTarget,
   basicAuthorization: string | undefined,
 ): Record<string, string> {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (basicAuthorization !== undefined && !target.apiKey) headers.authorization = basicAuthorization;
-  if (target.apiKey && target.preset.authHeader === 'authorization') {
-    headers.authorization = `Bearer ${target.apiKey}`;
-  }
-  if (target.apiKey && target.preset.authHeader === 'api-key') headers['api-key'] = target.apiKey;
-  return { ...headers, ...target.headers };
+  const hasOwn = Object.keys(target.headers ?? {}).some((name) => name.toLowerCase() === 'authorization');
+  const headers =
+    basicAuthorization !== undefined && !target.apiKey && !hasOwn
+      ? { authorization: basicAuthorization, ...target.headers }
+      : target.headers;
+  return endpointHeaders(
+    { apiKey: target.apiKey, headers },
+    keyHeaderOf(target.apiType, { provider: target.preset.name, preset: target.preset }),
+    { accept: 'application/json' },
+  );
+}
+
+async function readText(response: HttpResponse): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = '';
+  for await (const chunk of response.body) text += decoder.decode(chunk, { stream: true });
+  return text + decoder.decode();
 }
 
 /** OpenAI `{data:[{id}]}`, Ollama `{models:[{name|model}]}`. */
@@ -119,8 +138,9 @@ function readModelIds(text: string): string[] | undefined {
   });
 }
 
-function describeFetchFailure(error: unknown): string {
-  if (error instanceof Error && error.name === 'TimeoutError') return 'no answer before the timeout';
+function describeSendFailure(error: unknown): string {
+  if (error instanceof Error && (error.name === 'TimeoutError' || /timeout|aborted/i.test(error.message)))
+    return 'no answer before the timeout';
   const cause =
     error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
   return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));

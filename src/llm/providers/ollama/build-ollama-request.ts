@@ -1,4 +1,5 @@
 import type { ModelRequest } from '../../../core/types.js';
+import { endpointHeaders, keyHeaderOf } from '../../http/endpoint-headers.js';
 import type { EndpointSettings, HttpRequestSpec } from '../provider-adapter.js';
 import { resolveOllamaChatUrl } from './resolve-ollama-chat-url.js';
 import { toOllamaMessages } from './to-ollama-messages.js';
@@ -82,12 +83,9 @@ function buildOptions(request: ModelRequest, endpoint: EndpointSettings): Record
 }
 
 function buildHeaders(endpoint: EndpointSettings, stream: boolean): Record<string, string> {
-  const headers: Record<string, string> = {
+  // A reverse proxy in front of Ollama may want a key; Ollama itself ignores the header.
+  return endpointHeaders(endpoint, keyHeaderOf('ollama', endpoint), {
     'content-type': 'application/json',
     accept: stream ? 'application/x-ndjson' : 'application/json',
-  };
-  // A reverse proxy in front of Ollama may want a key; Ollama itself ignores the header.
-  if (endpoint.apiKey) headers.authorization = `Bearer ${endpoint.apiKey}`;
-  for (const name in endpoint.headers) headers[name.toLowerCase()] = endpoint.headers[name] as string;
-  return headers;
+  });
 }

@@ -1,4 +1,5 @@
 import type { ModelRequest } from '../../../core/types.js';
+import { endpointHeaders, keyHeaderOf } from '../../http/endpoint-headers.js';
 import type { ProviderPreset } from '../presets.js';
 import type { EndpointSettings, HttpRequestSpec } from '../provider-adapter.js';
 import { resolveEndpointPreset } from '../resolve-endpoint-preset.js';
@@ -49,15 +50,8 @@ function buildHeaders(
   preset: ProviderPreset,
   stream: boolean,
 ): Record<string, string> {
-  const headers: Record<string, string> = {
+  return endpointHeaders(endpoint, keyHeaderOf('chat_completions', { ...endpoint, preset }), {
     'content-type': 'application/json',
     accept: stream ? 'text/event-stream' : 'application/json',
-  };
-  // A runner that needs no key may still sit behind a proxy that wants one: a given key is always sent.
-  if (endpoint.apiKey) {
-    if (preset.authHeader === 'api-key') headers['api-key'] = endpoint.apiKey;
-    else headers.authorization = `Bearer ${endpoint.apiKey}`;
-  }
-  for (const name in endpoint.headers) headers[name.toLowerCase()] = endpoint.headers[name] as string;
-  return headers;
+  });
 }

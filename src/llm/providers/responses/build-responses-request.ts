@@ -1,4 +1,5 @@
 import type { ModelRequest, ToolChoice, ToolSpec } from '../../../core/types.js';
+import { endpointHeaders, keyHeaderOf } from '../../http/endpoint-headers.js';
 import type { EndpointSettings, HttpRequestSpec } from '../provider-adapter.js';
 import { resolveResponsesUrl } from './resolve-responses-url.js';
 import { toResponsesInput } from './to-responses-input.js';
@@ -66,14 +67,8 @@ export function toResponsesToolChoice(choice: ToolChoice): string | { type: 'fun
 }
 
 function buildHeaders(endpoint: EndpointSettings, stream: boolean): Record<string, string> {
-  const headers: Record<string, string> = {
+  return endpointHeaders(endpoint, keyHeaderOf('responses', endpoint), {
     'content-type': 'application/json',
     accept: stream ? 'text/event-stream' : 'application/json',
-  };
-  if (endpoint.apiKey) {
-    if (endpoint.provider === 'azure') headers['api-key'] = endpoint.apiKey;
-    else headers.authorization = `Bearer ${endpoint.apiKey}`;
-  }
-  for (const name in endpoint.headers) headers[name.toLowerCase()] = endpoint.headers[name] as string;
-  return headers;
+  });
 }
