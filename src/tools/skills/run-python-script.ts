@@ -54,7 +54,7 @@ export async function runPythonScript(
     const environment = {
       PATH: '/usr/local/bin:/usr/bin:/bin',
       LANG: process.env.LANG ?? 'C.UTF-8',
-      HOME: sandboxed ? '/work' : scratch,
+      HOME: sandboxed ? '/scratch' : scratch,
       TMPDIR: sandboxed ? '/tmp' : scratch,
       PYTHONIOENCODING: 'utf-8',
       PYTHONDONTWRITEBYTECODE: '1',
@@ -68,7 +68,7 @@ export async function runPythonScript(
           ...Object.entries(environment).flatMap(([key, value]) => ['--setenv', key, value]),
           '/usr/bin/python3',
           '-I',
-          '/work/script.py',
+          '/scratch/script.py',
         ]
       : [findPython(), '-I', join(scratch, 'script.py')];
     const outcome = await runProcessGroup(command, {

@@ -53,7 +53,7 @@ export function findPython(): string {
 
 /**
  * The bubblewrap sandbox of one script: the system read-only (`/usr`, and `/bin`, `/lib`… as the host has
- * them), the skill folder read-only at `/skill`, the scratch folder writable at `/work` (the working folder),
+ * them), the skill folder read-only at `/skill`, the scratch folder writable at `/scratch` (the working folder),
  * a private `/tmp`, `/proc` and `/dev`; every namespace unshared — no other process visible, no network unless
  * the skill allows it — and the script dies with Spine.
  */
@@ -89,9 +89,9 @@ export function bubblewrapArgs(options: {
     '/skill',
     '--bind',
     options.scratch,
-    '/work',
+    '/scratch',
     '--chdir',
-    '/work',
+    '/scratch',
     '--unshare-all',
   );
   if (options.network)
