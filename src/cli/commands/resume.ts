@@ -1,11 +1,6 @@
 import type { Command } from 'commander';
-import { openRunPackage } from '../../workflow/run/open-run-package.js';
-import { resumeRun } from '../../workflow/run/resume-run.js';
-import { driveWorkflowRun } from '../drive-workflow-run.js';
 import { reportError } from '../report-error.js';
 import { addRunOptions, type RunFlags } from '../run-options.js';
-import { readRunSettings } from '../run-settings.js';
-import { openWorkflowTerminal } from '../workflow-terminal.js';
 
 interface ResumeFlags extends RunFlags {
   input?: string;
@@ -28,6 +23,12 @@ export function registerResumeCommand(program: Command): void {
   ).action(async (runId: string, flags: ResumeFlags) => {
     const json = Boolean(flags.json);
     try {
+      // Loaded when the command runs: `spine --help` lists every command without loading them.
+      const { openRunPackage } = await import('../../workflow/run/open-run-package.js');
+      const { resumeRun } = await import('../../workflow/run/resume-run.js');
+      const { driveWorkflowRun } = await import('../drive-workflow-run.js');
+      const { readRunSettings } = await import('../run-settings.js');
+      const { openWorkflowTerminal } = await import('../workflow-terminal.js');
       const settings = await readRunSettings(flags);
       const terminal = await openWorkflowTerminal(flags, settings, json);
       const run = await resumeRun(runId, {

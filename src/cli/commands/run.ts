@@ -1,11 +1,6 @@
 import type { Command } from 'commander';
-import { createRun } from '../../workflow/run/create-run.js';
-import { openRunPackage } from '../../workflow/run/open-run-package.js';
-import { driveWorkflowRun } from '../drive-workflow-run.js';
 import { reportError } from '../report-error.js';
 import { addRunOptions, type RunFlags } from '../run-options.js';
-import { readRunSettings } from '../run-settings.js';
-import { openWorkflowTerminal } from '../workflow-terminal.js';
 
 interface RunCommandFlags extends RunFlags {
   workflow?: string;
@@ -32,6 +27,12 @@ export function registerRunCommand(program: Command): void {
   ).action(async (source: string, flags: RunCommandFlags) => {
     const json = Boolean(flags.json);
     try {
+      // Loaded when the command runs: `spine --help` lists every command without loading them.
+      const { createRun } = await import('../../workflow/run/create-run.js');
+      const { openRunPackage } = await import('../../workflow/run/open-run-package.js');
+      const { driveWorkflowRun } = await import('../drive-workflow-run.js');
+      const { readRunSettings } = await import('../run-settings.js');
+      const { openWorkflowTerminal } = await import('../workflow-terminal.js');
       const settings = await readRunSettings(flags);
       const terminal = await openWorkflowTerminal(flags, settings, json);
       const pkg = await openRunPackage(source, flags.workflow);

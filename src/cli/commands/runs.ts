@@ -1,8 +1,6 @@
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { runsFolder } from '../../engine/run-folder.js';
-import { listRuns } from '../../workflow/run/list-runs.js';
-import { isRunLockLive } from '../../workflow/run/run-lock.js';
 import { formatTable } from '../format-table.js';
 import { reportError } from '../report-error.js';
 
@@ -14,6 +12,9 @@ export function registerRunsCommand(program: Command): void {
     .option('--json', 'print the run records as a JSON array')
     .action(async (flags: { project?: string; json?: boolean }) => {
       try {
+        // Loaded when the command runs: `spine --help` lists every command without loading them.
+        const { listRuns } = await import('../../workflow/run/list-runs.js');
+        const { isRunLockLive } = await import('../../workflow/run/run-lock.js');
         const project = resolve(flags.project ?? '.');
         const records = await listRuns(project);
         // A record left `running` by a process that is gone is a run to resume, not a live one.

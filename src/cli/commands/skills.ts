@@ -1,6 +1,4 @@
 import type { Command } from 'commander';
-import { discoverSkills } from '../../tools/skills/discover-skills.js';
-import { sandboxVerdict } from '../../tools/skills/script-sandbox.js';
 import { formatTable } from '../format-table.js';
 import { reportError } from '../report-error.js';
 import { collect, resolveSkillRoots } from '../skill-roots.js';
@@ -17,6 +15,9 @@ export function registerSkillsCommand(program: Command): void {
     .option('--json', 'print { roots, skills, problems, sandbox } as JSON')
     .action(async (flags: { skills?: string[]; config?: string; json?: boolean }) => {
       try {
+        // Loaded when the command runs: `spine --help` lists every command without loading them.
+        const { discoverSkills } = await import('../../tools/skills/discover-skills.js');
+        const { sandboxVerdict } = await import('../../tools/skills/script-sandbox.js');
         const roots = await resolveSkillRoots(flags);
         const catalog = await discoverSkills(roots);
         const sandbox = sandboxVerdict();

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { validatePackage } from '../../workflow/package/open-package.js';
 import type { PackageProblem } from '../../workflow/package/package-types.js';
 import { reportError } from '../report-error.js';
 
@@ -11,6 +10,8 @@ export function registerValidateCommand(program: Command): void {
     .option('--json', 'print the report as JSON: { source, sha256, manifest, workflows, problems }')
     .action(async (source: string, flags: { json?: boolean }) => {
       try {
+        // Loaded when the command runs: `spine --help` lists every command without loading them.
+        const { validatePackage } = await import('../../workflow/package/open-package.js');
         const report = await validatePackage(source);
         const errors = report.problems.filter((problem) => problem.severity === 'error');
         if (flags.json) process.stdout.write(`${JSON.stringify(report)}\n`);
