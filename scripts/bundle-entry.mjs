@@ -13,4 +13,17 @@ await build({
   target: 'node20',
   packages: 'external',
   logLevel: 'warning',
+  plugins: [
+    {
+      // fs.search's helper threads load `search-worker.js` from beside the pool's own module: the pool stays a
+      // file of its own, loaded by the bundle when a search first needs it, so that the path still holds.
+      name: 'search-helpers-stay-apart',
+      setup(build) {
+        build.onResolve({ filter: /\/search-worker-pool\.js$/ }, () => ({
+          path: './tools/fs/search-worker-pool.js',
+          external: true,
+        }));
+      },
+    },
+  ],
 });

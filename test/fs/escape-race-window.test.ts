@@ -55,7 +55,9 @@ let sandbox: Sandbox;
 let before: Record<string, string>;
 
 beforeEach(() => {
-  sandbox = createSandbox();
+  // One thread: the injected swap hooks this thread's file system calls, and a helper thread makes its own.
+  // The helpers go through the same descriptor-relative opens; escape.test.ts races them with a real swapper.
+  sandbox = createSandbox({ limits: { searchThreads: 1 } });
   injection.armed = undefined;
   injection.fired = 0;
   before = sandbox.snapshotOutside();

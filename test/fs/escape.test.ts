@@ -11,7 +11,8 @@ import {
 } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { searchWorkerPool } from '../../src/tools/fs/search-worker-pool.js';
 import { createSandbox, overMcp, type Sandbox, sandboxTransport, secretText } from './sandbox-fixture.js';
 
 let sandbox: Sandbox;
@@ -20,7 +21,7 @@ let before: Record<string, string>;
 const results: unknown[] = [];
 
 beforeEach(async () => {
-  sandbox = createSandbox();
+  sandbox = createSandbox({ limits: { searchThreads: 2 } });
   const { project, outside, base } = sandbox;
   mkdirSync(join(project, 'docs'));
   writeFileSync(join(project, 'docs', 'note.md'), 'inside\n');
@@ -219,6 +220,9 @@ describe('special files, read-only mounts and protected paths', () => {
 });
 
 describe('races: a second process swapping a symlink in and out while the tools run', () => {
+  // Searches here run on helper threads (fs.search's default on two or more cores), once they are up.
+  beforeAll(() => searchWorkerPool(2).whenReady());
+
   // The exact check-then-use windows are hit on purpose in escape-race-window.test.ts; this is the stress
   // version, a real second process racing the tools. Whether it lands in a window on a given run is luck, so
   // it asserts only what must hold on every run: nothing outside the sandbox is read or written.

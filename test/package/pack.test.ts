@@ -70,4 +70,19 @@ describe('the npm package', () => {
     const imported = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: unpacked });
     expect(imported.stdout.trim()).toBe('function function');
   });
+
+  it("searches with helper threads through the bundled entry, which loads them from beside the pool's module", async () => {
+    const script = `
+      const { fsTools } = await import('spine-llm');
+      const { searchWorkerPool } = await import('./dist/tools/fs/search-worker-pool.js');
+      const root = process.cwd() + '/dist';
+      const [search] = fsTools({ mounts: { project: root }, limits: { searchThreads: 2 } }).filter((tool) => tool.name === 'fs.search');
+      const context = { signal: new AbortController().signal, runId: 'r', toolCallId: 'c', projectRoot: root, logger: console };
+      await search.execute({ query: 'fsTools' }, context);
+      await searchWorkerPool(2).whenReady();
+      const result = await search.execute({ query: 'export function fsTools' }, context);
+      console.log(searchWorkerPool(2).readyCount(), searchWorkerPool(2).batchesAnswered > 0, result.matches.map((match) => match.path).join(','));`;
+    const searched = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: unpacked });
+    expect(searched.stdout.trim()).toBe('2 true @project/tools/fs/fs-tools.js');
+  });
 });

@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+
 /** Size and time limits of the `fs.*` tools. Every one is reported in the error or hint that it causes. */
 export interface FsLimits {
   /** Largest content `fs.read` returns whole (bytes); a larger file gets a preview and a hint. */
@@ -21,6 +23,11 @@ export interface FsLimits {
   searchLineChars: number;
   /** Highest context lines before/after a match. */
   searchContextLines: number;
+  /**
+   * Threads that read and match files in a folder search: with 2 or more, that many helper threads do it while
+   * the calling thread walks the folders; 1 searches on the calling thread alone. Default: the cores, at most 4.
+   */
+  searchThreads: number;
   /** Entries `fs.list` returns before it truncates. */
   listEntries: number;
   /** Deepest `depth` of `fs.list`. */
@@ -39,6 +46,7 @@ export const defaultFsLimits: Readonly<FsLimits> = Object.freeze({
   searchFileBytes: 16 * 1024 * 1024,
   searchLineChars: 400,
   searchContextLines: 10,
+  searchThreads: Math.min(4, availableParallelism()),
   listEntries: 1000,
   listDepthMax: 10,
 });

@@ -6,8 +6,9 @@ import { fsError } from './fs-failure.js';
 import { isHiddenEntry } from './hidden-entries.js';
 import { picomatch } from './lazy-picomatch.js';
 import { openSearchStart } from './open-search-start.js';
+import { childPathSync, openFolderSync, readSmallFileSync } from './read-through-folder.js';
 import { resolveMountPath } from './resolve-mount-path.js';
-import { childPathSync, openFolderSync, readSmallFileSync, type SearchFolder } from './search-tree.js';
+import type { SearchFolder } from './search-tree.js';
 
 const parameters = {
   type: 'object',

@@ -3,10 +3,12 @@ import type { ToolContext } from '../define-tool.js';
 import type { FsContext, FsOperation, FsOperationOutcome } from './fs-context.js';
 import { fsError } from './fs-failure.js';
 import { picomatch } from './lazy-picomatch.js';
-import { createLineMatcher, type SearchHit } from './line-matcher.js';
+import { createLineMatcher, type MatcherOptions } from './line-matcher.js';
 import { openSearchStart } from './open-search-start.js';
 import { resolveMountPath } from './resolve-mount-path.js';
+import type { SearchMatch } from './search-file-batch.js';
 import { type SearchProgress, type SearchTreeOptions, searchSingleFile, searchTree } from './search-tree.js';
+import type { SearchWorkerPool } from './search-worker-pool.js';
 
 const parameters = {
   type: 'object',
@@ -36,7 +38,7 @@ export function createFsSearch(context: FsContext): FsOperation {
 }
 
 interface Collected {
-  matches: Array<{ path: string } & SearchHit>;
+  matches: SearchMatch[];
   outputBytes: number;
   reason?: 'matches' | 'output' | 'time' | 'aborted';
 }
@@ -50,26 +52,30 @@ async function searchTool(
   if (typeof args.query !== 'string' || args.query === '')
     throw fsError('E_SCHEMA_VALIDATION', 'query must be a non-empty string');
   const maxMatches = Math.min(limits.searchMatchesMax, positive(args.maxMatches) ?? limits.searchMatches);
-  const matcher = createLineMatcher({
+  const matcherOptions: MatcherOptions = {
     query: args.query,
     regex: args.regex === true,
     ignoreCase: args.ignoreCase === true,
     before: Math.min(limits.searchContextLines, positive(args.before) ?? 0),
     after: Math.min(limits.searchContextLines, positive(args.after) ?? 0),
     lineChars: limits.searchLineChars,
-  });
+  };
+  const matcher = createLineMatcher(matcherOptions);
   const resolved = await resolveMountPath(context.mounts, args.path ?? '@project');
   const start = openSearchStart(resolved);
   const deadline = Date.now() + limits.searchTimeMs;
   const collected: Collected = { matches: [], outputBytes: 0 };
   const options: SearchTreeOptions = {
     matcher,
+    matcherOptions,
     mountName: resolved.mount.name,
     startRelative: start.folder.relative,
     glob: createGlob(args.glob),
     allowHardLinks: context.allowHardLinkReads,
     maxFileBytes: limits.searchFileBytes,
-    onMatch: (path, hit) => collect(collected, { path, ...hit }, maxMatches, limits.searchOutputBytes),
+    maxHits: maxMatches + 1,
+    helpers: start.kind === 'folder' ? await searchHelpers(limits.searchThreads) : undefined,
+    onMatch: (match) => collect(collected, match, maxMatches, limits.searchOutputBytes),
     shouldStop: () => {
       if (toolContext.signal?.aborted) collected.reason = 'aborted';
       else if (Date.now() > deadline) collected.reason = 'time';
@@ -90,12 +96,7 @@ async function searchTool(
   };
 }
 
-function collect(
-  collected: Collected,
-  match: { path: string } & SearchHit,
-  maxMatches: number,
-  maxOutput: number,
-): boolean {
+function collect(collected: Collected, match: SearchMatch, maxMatches: number, maxOutput: number): boolean {
   if (collected.matches.length >= maxMatches) {
     collected.reason = 'matches';
     return false;
@@ -129,6 +130,13 @@ function describeResult(collected: Collected, progress: SearchProgress, maxMatch
     hint: hints[collected.reason],
     stats,
   };
+}
+
+/** The helper threads, loaded and started on the first folder search that may use them. */
+async function searchHelpers(threads: number): Promise<SearchWorkerPool | undefined> {
+  if (threads < 2) return undefined;
+  const { searchWorkerPool } = await import('./search-worker-pool.js');
+  return searchWorkerPool(threads);
 }
 
 function createGlob(glob: unknown): ((path: string) => boolean) | undefined {

@@ -1,8 +1,9 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync } from 'node:fs';
 import { fsError, sandboxViolation } from './fs-failure.js';
 import { GitignoreStack } from './gitignore-stack.js';
+import { childPathSync, openFolderSync, readSmallFileSync } from './read-through-folder.js';
 import type { ResolvedPath } from './resolve-mount-path.js';
-import { childPathSync, openFolderSync, readSmallFileSync, type SearchFolder } from './search-tree.js';
+import type { SearchFolder } from './search-tree.js';
 
 export type SearchStart =
   | { kind: 'folder'; folder: SearchFolder }

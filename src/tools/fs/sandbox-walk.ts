@@ -1,6 +1,7 @@
-import { constants, existsSync, type Stats } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { type FileHandle, lstat, mkdir, open } from 'node:fs/promises';
 import { join } from 'node:path';
+import { descriptorChildPath, directoryFlags, fileFlags } from './descriptor-paths.js';
 import { fsError, isErrnoCode, sandboxViolation } from './fs-failure.js';
 import type { Mount } from './mount-table.js';
 
@@ -10,18 +11,9 @@ export interface OpenDirectory {
   realPath: string;
 }
 
-// Node has no openat(2). On Linux, `/proc/self/fd/N/name` gives the same guarantee: `name` is looked up in
-// the folder the descriptor holds, whatever has since been renamed or swapped for a symlink on the way
-// there. Elsewhere the real path is used, which leaves a narrow check-then-use window (documented).
-const useDescriptorPaths = existsSync('/proc/self/fd');
-
-const directoryFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
-// O_NONBLOCK: opening a FIFO that was swapped in after the lstat must not wait for a writer.
-const fileFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-
 /** The path of `name` inside an open folder, as the kernel should resolve it. */
 export function childPath(directory: OpenDirectory, name: string): string {
-  return useDescriptorPaths ? `/proc/self/fd/${directory.handle.fd}/${name}` : join(directory.realPath, name);
+  return descriptorChildPath(directory.handle.fd, directory.realPath, name);
 }
 
 /** Opens a mount's root and checks it is still the folder it was when the mounts were set up. */

@@ -1,24 +1,21 @@
-import {
-  closeSync,
-  constants,
-  type Dirent,
-  existsSync,
-  fstatSync,
-  openSync,
-  readdirSync,
-  readSync,
-} from 'node:fs';
+import { type Dirent, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { isBinaryContent } from './detect-binary.js';
 import { EventLoopPacer } from './event-loop-pacer.js';
+import { FileSearchQueue, type QueuedFolder } from './file-search-queue.js';
 import type { GitignoreStack } from './gitignore-stack.js';
 import { isHiddenEntry } from './hidden-entries.js';
-import type { LineMatcher, SearchHit } from './line-matcher.js';
+import type { LineMatcher, MatcherOptions } from './line-matcher.js';
+import {
+  childPathSync,
+  type FolderHandle,
+  openFolderSync,
+  readSmallFileSync,
+} from './read-through-folder.js';
+import { matchAt, type SearchMatch, searchFileBatch } from './search-file-batch.js';
+import type { SearchWorkerPool } from './search-worker-pool.js';
 
 /** A folder open by descriptor, with the .gitignore rules that apply inside it. */
-export interface SearchFolder {
-  fd: number;
-  realPath: string;
+export interface SearchFolder extends FolderHandle {
   /** Relative to the mount root ('' for the root). */
   relative: string;
   ignores: GitignoreStack;
@@ -28,6 +25,8 @@ export interface SearchFolder {
 
 export interface SearchTreeOptions {
   matcher: LineMatcher;
+  /** What `matcher` was made from: a helper thread makes its own from it. */
+  matcherOptions: MatcherOptions;
   /** Mount name for the reported paths (`@project`). */
   mountName: string;
   /** Relative to the mount root: the folder the search starts at, for glob matching. */
@@ -35,8 +34,12 @@ export interface SearchTreeOptions {
   glob?: (relativeToStart: string) => boolean;
   allowHardLinks: boolean;
   maxFileBytes: number;
-  /** Called with each hit; returns false to stop the whole search. */
-  onMatch(path: string, hit: SearchHit): boolean;
+  /** Hits the search can take at most (its match limit plus one): files after that many are not read. */
+  maxHits: number;
+  /** Helper threads that read and match files; undefined searches on the calling thread alone. */
+  helpers?: SearchWorkerPool;
+  /** Called with each hit, in walk order; returns false to stop the whole search. */
+  onMatch(match: SearchMatch): boolean;
   /** Polled between files; returning true stops the search (time budget, abort). */
   shouldStop(): boolean;
 }
@@ -46,106 +49,69 @@ export interface SearchProgress {
   stopped: boolean;
 }
 
-const useDescriptorPaths = existsSync('/proc/self/fd');
-const directoryFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
-const fileFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-
-export function childPathSync(folder: { fd: number; realPath: string }, name: string): string {
-  return useDescriptorPaths ? `/proc/self/fd/${folder.fd}/${name}` : join(folder.realPath, name);
-}
-
-/** Opens a child folder without following a symlink; undefined when it is not a folder any more. */
-export function openFolderSync(parent: { fd: number; realPath: string }, name: string): number | undefined {
-  try {
-    return openSync(childPathSync(parent, name), directoryFlags);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Reads a small text file (a .gitignore) through its folder; undefined when absent or not regular. */
-export function readSmallFileSync(
-  folder: { fd: number; realPath: string },
-  name: string,
-): string | undefined {
-  const content = readRegularFileSync(folder, name, 1024 * 1024, false);
-  return content?.toString('utf8');
-}
-
-let pool = Buffer.allocUnsafe(1 << 16);
-
-/**
- * Opens and reads a regular file through its folder's descriptor: never a symlink (O_NOFOLLOW), never a
- * blocking open (O_NONBLOCK), never a special file or a hard-linked one (fstat of the descriptor itself).
- * The content is a view of a shared buffer, valid until the next call.
- */
-function readRegularFileSync(
-  folder: { fd: number; realPath: string },
-  name: string,
-  maxBytes: number,
-  allowHardLinks: boolean,
-): Buffer | undefined {
-  let fd: number;
-  try {
-    fd = openSync(childPathSync(folder, name), fileFlags);
-  } catch {
-    return undefined;
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile() || stats.size > maxBytes || (stats.nlink > 1 && !allowHardLinks)) return undefined;
-    if (pool.length < stats.size + 1) pool = Buffer.allocUnsafe(Math.max(stats.size + 1, pool.length * 2));
-    let length = 0;
-    // Read to EOF, not just stats.size: the file may have grown; the pool is never overrun.
-    for (;;) {
-      const read = readSync(fd, pool, length, pool.length - length, null);
-      if (read === 0) break;
-      length += read;
-      if (length > maxBytes) return undefined;
-      if (length === pool.length) pool = Buffer.concat([pool, Buffer.allocUnsafe(pool.length)]);
-    }
-    return pool.subarray(0, length);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 interface Frame {
   folder: SearchFolder;
+  queued: QueuedFolder;
   pendingFolders: string[];
   filesDone: boolean;
 }
 
 /**
  * Searches every text file under a folder, depth first in name order, skipping `.git`, ignored paths,
- * symlinks, special files and binaries. Holds one descriptor per level; yields to the event loop every
- * few milliseconds. Closes every descriptor it opened, the root's included.
+ * symlinks, special files and binaries. The walk holds one descriptor per level (and those of folders whose
+ * files a helper is still reading); it yields to the event loop every few milliseconds. Closes every
+ * descriptor it opened, the root's included.
  */
 export async function searchTree(root: SearchFolder, options: SearchTreeOptions): Promise<SearchProgress> {
-  const progress: SearchProgress = { filesScanned: 0, stopped: false };
-  const stack: Frame[] = [{ folder: root, pendingFolders: [], filesDone: false }];
+  const queue = new FileSearchQueue(
+    {
+      matcher: options.matcher,
+      matcherOptions: options.matcherOptions,
+      rules: fileRules(options),
+      mountName: options.mountName,
+      onMatch: options.onMatch,
+      shouldStop: options.shouldStop,
+    },
+    options.helpers,
+  );
+  const stack: Frame[] = [frameOf(root)];
   const pacer = new EventLoopPacer();
   try {
-    while (stack.length > 0 && !progress.stopped) {
+    while (stack.length > 0 && !queue.stopped) {
       const frame = stack.at(-1)!;
       if (!frame.filesDone) {
         frame.filesDone = true;
-        frame.pendingFolders = await searchFolderFiles(frame.folder, options, progress, pacer);
+        frame.pendingFolders = await searchFolderFiles(frame, options, queue, pacer);
         continue;
       }
       const next = frame.pendingFolders.shift();
       if (next === undefined) {
-        closeSync(stack.pop()!.folder.fd);
+        queue.leave(stack.pop()!.queued);
         continue;
       }
       const child = enterFolder(frame.folder, next);
-      if (child !== undefined) stack.push({ folder: child, pendingFolders: [], filesDone: false });
+      if (child !== undefined) stack.push(frameOf(child));
       if (pacer.due()) await pacer.yield();
     }
   } finally {
-    for (const frame of stack) closeSync(frame.folder.fd);
+    for (const frame of stack) queue.leave(frame.queued);
+    await queue.finish();
   }
-  return progress;
+  return { filesScanned: queue.filesScanned, stopped: queue.stopped };
+}
+
+function frameOf(folder: SearchFolder): Frame {
+  // The handle is a plain object: it is what a helper thread receives.
+  const handle = { fd: folder.fd, realPath: folder.realPath };
+  return { folder, queued: { handle, users: 0, left: false }, pendingFolders: [], filesDone: false };
+}
+
+function fileRules(options: SearchTreeOptions) {
+  return {
+    maxFileBytes: options.maxFileBytes,
+    allowHardLinks: options.allowHardLinks,
+    maxHits: options.maxHits,
+  };
 }
 
 function enterFolder(parent: SearchFolder, name: string): SearchFolder | undefined {
@@ -161,13 +127,14 @@ function enterFolder(parent: SearchFolder, name: string): SearchFolder | undefin
   };
 }
 
-/** Searches the files of one folder (yielding inside it: one folder may hold 100,000 files); returns its subfolders. */
+/** Queues the files of one folder (yielding inside it: one folder may hold 100,000 files); returns its subfolders. */
 async function searchFolderFiles(
-  folder: SearchFolder,
+  frame: Frame,
   options: SearchTreeOptions,
-  progress: SearchProgress,
+  queue: FileSearchQueue,
   pacer: EventLoopPacer,
 ): Promise<string[]> {
+  const { folder } = frame;
   let entries: Dirent[];
   try {
     entries = readdirSync(childPathSync(folder, '.'), { withFileTypes: true });
@@ -177,11 +144,11 @@ async function searchFolderFiles(
   entries.sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
   const folders: string[] = [];
   for (const entry of entries) {
-    if (progress.stopped) break;
+    if (queue.stopped) break;
     if (pacer.due()) await pacer.yield();
     // Checked on every entry, not only before a file is read: a folder of ignored entries costs time too.
     if (options.shouldStop()) {
-      progress.stopped = true;
+      queue.stop();
       break;
     }
     const relative = folder.relative === '' ? entry.name : `${folder.relative}/${entry.name}`;
@@ -194,34 +161,27 @@ async function searchFolderFiles(
     // Symlinks and special files are skipped from the folder listing itself, without an open.
     if (!entry.isFile() || folder.ignores.isIgnored(relative, false)) continue;
     if (options.glob !== undefined && !options.glob(relativeTo(options.startRelative, relative))) continue;
-    searchFile(folder, entry.name, `${options.mountName}/${relative}`, options, progress);
+    await queue.add(frame.queued, entry.name, relative);
   }
   return folders;
 }
 
-function searchFile(
-  folder: SearchFolder,
-  name: string,
-  display: string,
-  options: SearchTreeOptions,
-  progress: SearchProgress,
-): void {
-  const content = readRegularFileSync(folder, name, options.maxFileBytes, options.allowHardLinks);
-  if (content === undefined || isBinaryContent(content)) return;
-  progress.filesScanned += 1;
-  const completed = options.matcher(content, (hit) => options.onMatch(display, hit));
-  if (!completed) progress.stopped = true;
-}
-
-/** Searches a single file given by path (not subject to .gitignore, as with grep). */
+/** Searches a single file given by path (not subject to .gitignore, as with grep), on the calling thread. */
 export function searchSingleFile(
   folder: SearchFolder,
   name: string,
   display: string,
   options: SearchTreeOptions,
 ): SearchProgress {
-  const progress: SearchProgress = { filesScanned: 0, stopped: false };
-  searchFile(folder, name, display, options, progress);
+  const batch = { groups: [{ folder, names: [name] }] };
+  const answer = searchFileBatch(batch, options.matcher, fileRules(options), () => false);
+  const progress: SearchProgress = { filesScanned: answer.scanned[0] ?? 0, stopped: false };
+  for (let index = 0; index < answer.lines.length; index += 1) {
+    if (!options.onMatch(matchAt(answer, index, display))) {
+      progress.stopped = true;
+      break;
+    }
+  }
   return progress;
 }
 
