@@ -7,6 +7,7 @@ import {
   type FileRules,
   matchAt,
   type SearchMatch,
+  searchFile,
   searchFileBatch,
 } from './search-file-batch.js';
 import type { SearchWorkerPool } from './search-worker-pool.js';
@@ -81,6 +82,11 @@ export class FileSearchQueue {
 
   /** Queues a file; may first wait for the oldest batch in flight, and delivers the hits that are ready. */
   async add(folder: QueuedFolder, name: string, relative: string): Promise<void> {
+    const helpers = this.pool?.readyCount() ?? 0;
+    if (helpers === 0 && this.inFlight.length === 0 && this.batch.size === 0) {
+      this.searchHere(folder.handle, name, relative);
+      return;
+    }
     const { batch } = this;
     const group = batch.groups.at(-1);
     if (group?.folder === folder.handle) group.names.push(name);
@@ -91,7 +97,6 @@ export class FileSearchQueue {
     }
     batch.size += 1;
     batch.relatives.push(relative);
-    const helpers = this.pool?.readyCount() ?? 0;
     if (batch.size < (helpers > 0 ? this.batchFiles : 1)) return;
     if (helpers > 0) this.batchFiles = Math.min(largestBatchFiles, this.batchFiles * 2);
     this.send();
@@ -132,7 +137,7 @@ export class FileSearchQueue {
     };
     const answer = this.pool?.run({ ...request, stop: this.stopFlag });
     if (answer === undefined) {
-      batch.answer = this.searchHere(batch);
+      batch.answer = this.searchBatchHere(batch);
       return;
     }
     batch.answered = answer.then(
@@ -141,12 +146,24 @@ export class FileSearchQueue {
       },
       // A helper that failed: its batch is searched here, in its place in the order.
       () => {
-        batch.answer = this.searchHere(batch);
+        batch.answer = this.searchBatchHere(batch);
       },
     );
   }
 
-  private searchHere(batch: FileBatch): BatchAnswer {
+  /** One file searched on this thread, its hits delivered as they are found (nothing is in flight). */
+  private searchHere(folder: FolderHandle, name: string, relative: string): void {
+    const { settings } = this;
+    const path = `${settings.mountName}/${relative}`;
+    const scanned = searchFile({ folder, name }, settings.matcher, settings.rules, (hit) => {
+      if (settings.onMatch({ path, ...hit })) return true;
+      this.stop();
+      return false;
+    });
+    if (scanned) this.filesScanned += 1;
+  }
+
+  private searchBatchHere(batch: FileBatch): BatchAnswer {
     return searchFileBatch(batch, this.settings.matcher, this.settings.rules, () => this.stopped);
   }
 

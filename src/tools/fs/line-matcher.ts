@@ -1,5 +1,6 @@
 import type { RE2JS } from 're2js';
 import { lazyModule } from '../../core/lazy-module.js';
+import { createByteFinder } from './byte-finder.js';
 import { fsError } from './fs-failure.js';
 
 const re2js = lazyModule<typeof import('re2js')>('re2js');
@@ -68,19 +69,21 @@ function compileLinearPattern(options: MatcherOptions): (text: string, from: num
 }
 
 function createByteMatcher(options: MatcherOptions): LineMatcher {
-  const needle = Buffer.from(options.query, 'utf8');
+  const find = createByteFinder(Buffer.from(options.query, 'utf8'));
   return (content, onHit) => {
+    let at = find(content, 0);
+    if (at === -1) return true;
     const counter = createLineCounter((from) => content.indexOf(10, from));
-    let at = content.indexOf(needle);
+    const lines = bufferLines(content);
     while (at !== -1) {
       const lineStart = content.lastIndexOf(10, at) + 1;
       const newline = content.indexOf(10, at);
       const lineEnd = newline === -1 ? content.length : newline;
       const prefix = content.toString('utf8', lineStart, at).length;
-      const hit = buildHit(bufferLines(content), counter(lineStart), lineStart, lineEnd, prefix, options);
+      const hit = buildHit(lines, counter(lineStart), lineStart, lineEnd, prefix, options);
       if (!onHit(hit)) return false;
       if (newline === -1) break;
-      at = content.indexOf(needle, newline + 1);
+      at = find(content, newline + 1);
     }
     return true;
   };

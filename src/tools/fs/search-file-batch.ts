@@ -56,6 +56,22 @@ export interface FileRules {
   maxHits: number;
 }
 
+/**
+ * Reads one file through its folder and passes its hits to `onHit` (which returns false to stop); false when
+ * the file was not read as text (binary, special, hard-linked, vanished or too large).
+ */
+export function searchFile(
+  file: { folder: FolderHandle; name: string },
+  matcher: LineMatcher,
+  rules: FileRules,
+  onHit: (hit: SearchHit) => boolean,
+): boolean {
+  const content = readRegularFileSync(file.folder, file.name, rules.maxFileBytes, rules.allowHardLinks);
+  if (content === undefined || isBinaryContent(content)) return false;
+  matcher(content, onHit);
+  return true;
+}
+
 export function batchSize(batch: FileBatch): number {
   let size = 0;
   for (const group of batch.groups) size += group.names.length;
@@ -95,15 +111,11 @@ export function searchFileBatch(
         answer.scanned = scanned.subarray(0, index);
         return answer;
       }
-      const content = readRegularFileSync(folder, name, rules.maxFileBytes, rules.allowHardLinks);
-      if (content !== undefined && !isBinaryContent(content)) {
-        scanned[index] = 1;
-        const before = answer.lines.length;
-        matcher(content, onHit);
-        if (answer.lines.length > before) {
-          answer.hitFiles.push(index);
-          answer.hitCounts.push(answer.lines.length - before);
-        }
+      const before = answer.lines.length;
+      if (searchFile({ folder, name }, matcher, rules, onHit)) scanned[index] = 1;
+      if (answer.lines.length > before) {
+        answer.hitFiles.push(index);
+        answer.hitCounts.push(answer.lines.length - before);
       }
       index += 1;
     }
