@@ -145,6 +145,10 @@ describe('fs.search with helper threads', () => {
     const quick = createSandbox({ limits: { ...limits, searchThreads: helperCount, searchTimeMs: 1 } });
     try {
       buildTree(quick.project, quick.outside);
+      // Enough files that no machine searches them within the 1 ms budget (about 5 µs each on a fast one).
+      mkdirSync(join(quick.project, 'bulk'));
+      for (let file = 0; file < 4000; file += 1)
+        writeFileSync(join(quick.project, 'bulk', `b${file}.txt`), 'Needle\n');
       const timed = await quick.call('fs.search', { query: 'Needle', maxMatches: 5000 });
       expect(timed).toMatchObject({ ok: true, truncated: true });
       expect(timed.hint).toMatch(/time limit of 1 ms/);

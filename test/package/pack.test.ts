@@ -1,9 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerTurn, sentToolResults, toolCallTurn } from '../cli/cli-test-kit.js';
+import { completion } from '../support/chat-wire.js';
+import { startFakeRunner } from '../support/fake-runner.js';
 
 const run = promisify(execFile);
 
@@ -69,6 +72,41 @@ describe('the npm package', () => {
       'console.log(typeof main.createModelClient, typeof testing.ScriptedModel);';
     const imported = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: unpacked });
     expect(imported.stdout.trim()).toBe('function function');
+  });
+
+  it('the bundled CLI runs its commands: help, validate, complete, and ask with fs.search', async () => {
+    const cli = path.join(unpacked, 'dist/cli/main.js');
+    const help = await run(process.execPath, [cli, '--help']);
+    for (const command of ['complete', 'ask', 'chat', 'run', 'validate', 'models', 'doctor', 'mcp-server'])
+      expect(help.stdout).toContain(command);
+    const validated = await run(process.execPath, [cli, 'validate', path.resolve('examples/release-notes')]);
+    expect(validated.stdout).toMatch(/^ok: release-notes 1\.0\.0/);
+
+    const runner = await startFakeRunner();
+    const project = await mkdtemp(path.join(tmpdir(), 'spine-pack-project-'));
+    try {
+      await writeFile(path.join(project, 'notes.txt'), 'first\nthe needle_qx7 is here\n');
+      const endpoint = ['--base-url', runner.baseUrl, '--model', 'qwen3', '--max-retries', '0'];
+      runner.enqueue({ body: completion('Hello!') });
+      const completed = await run(process.execPath, [cli, 'complete', 'Say hello', ...endpoint, '--json']);
+      expect(JSON.parse(completed.stdout)).toMatchObject({ content: 'Hello!', finishReason: 'stop' });
+
+      runner.enqueue(
+        toolCallTurn('fs_search', { query: 'needle_qx7' }),
+        answerTurn('Found it in notes.txt.'),
+      );
+      const asked = await run(process.execPath, [cli, 'ask', 'Where is the needle?', ...endpoint], {
+        cwd: project,
+      });
+      expect(asked.stdout).toBe('Found it in notes.txt.\n');
+      expect(sentToolResults(runner.requests.at(-1))[0]).toMatchObject({
+        ok: true,
+        matches: [{ path: '@project/notes.txt', line: 2, text: 'the needle_qx7 is here' }],
+      });
+    } finally {
+      await runner.close();
+      await rm(project, { recursive: true, force: true });
+    }
   });
 
   it("searches with helper threads through the bundled entry, which loads them from beside the pool's module", async () => {
