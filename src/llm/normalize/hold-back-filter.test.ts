@@ -29,6 +29,8 @@ const callContents = [
   'Okay.\n{"name": "search", "arguments": {"q": "x"}}\n',
   'Calling:\n```json\n{"name": "search", "arguments": {"q": "x"}}\n```\nDone.',
   '{"name": "get_weather", "arguments": {"city": "Os',
+  // A marker inside a fenced block that is not a call: the block is released only up to the marker.
+  'Example:\n```json\n{"a": 1}\n<tool_call>{"name": "search", "arguments": {"q": "x"}}</tool_call>\n```',
 ];
 
 const textContents = [

@@ -27,6 +27,9 @@ const feedSize = 2048;
 const holdMarkers = [...toolCallMarkers, '>>>'];
 const prefixMarkers = [...holdMarkers, fence];
 const longestMarker = Math.max(...prefixMarkers.map((marker) => marker.length));
+// The characters a call can start with: a marker's or a fence's first, or `{` / `[` opening a line. Any other
+// character is released without a look at the markers (most of an answer's text).
+const callStartCodes = new Set([...prefixMarkers, '{', '['].map((start) => start.charCodeAt(0)));
 
 /**
  * Holds back streamed text that may still turn out to be a tool call written as text (DECISIONS.md §5): a
@@ -63,6 +66,11 @@ export class HoldBackFilter {
 
   /** Adds streamed text; returns the part that is safe to emit as a `text-delta` now (maybe empty). */
   push(text: string): string {
+    // Most deltas are prose with nothing a call can start with: released as they come, without a scan.
+    if (this.#mode === 'text' && this.#held === '' && !hasCallStart(text)) {
+      this.#lineBlank = updateLineBlank(this.#lineBlank, text);
+      return text;
+    }
     if (text.length <= feedSize) {
       this.#held += text;
       return this.#drain(false);
@@ -87,8 +95,9 @@ export class HoldBackFilter {
     while (this.#mode !== 'tool-call' && this.#held !== '') {
       const step = this.#decide(final);
       if (step.release > 0) {
-        const text = this.#held.slice(0, step.release);
-        this.#held = this.#held.slice(step.release);
+        const whole = step.release === this.#held.length;
+        const text = whole ? this.#held : this.#held.slice(0, step.release);
+        this.#held = whole ? '' : this.#held.slice(step.release);
         this.#lineBlank = updateLineBlank(this.#lineBlank, text);
         released += text;
       }
@@ -108,7 +117,9 @@ export class HoldBackFilter {
   // so a candidate found not to be a call is released only up to a marker inside it.
   #stopAtMarker(step: Step): Step {
     if (step.mode === 'tool-call' || step.release === 0) return step;
-    const markerAt = Math.min(...holdMarkers.map((marker) => indexOrInfinity(this.#held, marker)));
+    // Only a marker that starts before the release point matters: look no further than it could reach.
+    const window = this.#held.slice(0, step.release + longestMarker - 1);
+    const markerAt = Math.min(...holdMarkers.map((marker) => indexOrInfinity(window, marker)));
     return markerAt < step.release ? { release: markerAt, mode: 'tool-call' } : step;
   }
 
@@ -118,6 +129,11 @@ export class HoldBackFilter {
     const mode = inCode ? 'code' : 'text';
     let lineBlank = this.#lineBlank;
     for (let index = 0; index < held.length; index++) {
+      const code = held.charCodeAt(index);
+      if (!callStartCodes.has(code)) {
+        lineBlank = code === newlineCode ? true : lineBlank && (code === spaceCode || code === tabCode);
+        continue;
+      }
       if (holdMarkers.some((marker) => held.startsWith(marker, index))) {
         return { release: index, mode: 'tool-call' };
       }
@@ -228,9 +244,21 @@ function isMarkerPrefix(text: string): boolean {
   return prefixMarkers.some((marker) => text.length < marker.length && marker.startsWith(text));
 }
 
+function hasCallStart(text: string): boolean {
+  for (let index = 0; index < text.length; index++)
+    if (callStartCodes.has(text.charCodeAt(index))) return true;
+  return false;
+}
+
+const newlineCode = 10;
+const spaceCode = 32;
+const tabCode = 9;
+
 function updateLineBlank(lineBlank: boolean, text: string): boolean {
   let blank = lineBlank;
-  for (const character of text)
-    blank = character === '\n' ? true : blank && (character === ' ' || character === '\t');
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    blank = code === newlineCode ? true : blank && (code === spaceCode || code === tabCode);
+  }
   return blank;
 }

@@ -2,6 +2,7 @@ import type { ModelRequest, ModelResponse, StreamEvent } from '../../core/types.
 import type { ToolCallFormat } from '../tool-calls/text-tool-calls/tool-call-formats.js';
 import { HoldBackFilter } from './hold-back-filter.js';
 import { normalizeModelResponse } from './normalize-model-response.js';
+import { TextAccumulator } from './text-accumulator.js';
 
 /**
  * Applies `normalizeModelResponse` to a decoded event stream, keeping the events in agreement with the
@@ -14,7 +15,7 @@ export class ResponseStreamNormalizer {
   readonly #request: ModelRequest;
   readonly #toolCallFormat: ToolCallFormat | undefined;
   readonly #filter: HoldBackFilter | undefined;
-  #emitted = '';
+  readonly #emitted = new TextAccumulator();
   #pendingBlank = '';
   #deferred: StreamEvent[] = [];
 
@@ -28,7 +29,8 @@ export class ResponseStreamNormalizer {
   /** The events of one decoder batch → the events to yield now (maybe none). */
   push(events: readonly StreamEvent[]): StreamEvent[] {
     const output: StreamEvent[] = [];
-    for (const event of events) {
+    for (let index = 0; index < events.length; index++) {
+      const event = events[index]!;
       if (event.type === 'text-delta') this.#emitText(event.text, output);
       else if (event.type === 'usage') this.#deferred.push(event);
       else if (event.type === 'done') this.#finish(event.response, output);
@@ -43,6 +45,11 @@ export class ResponseStreamNormalizer {
       return;
     }
     const released = this.#pendingBlank + this.#filter.push(text);
+    if (endsInVisibleAscii(released)) {
+      this.#pendingBlank = '';
+      this.#emit(released, output);
+      return;
+    }
     const end = released.trimEnd().length;
     this.#pendingBlank = released.slice(end);
     this.#emit(released.slice(0, end), output);
@@ -50,7 +57,7 @@ export class ResponseStreamNormalizer {
 
   #emit(text: string, output: StreamEvent[]): void {
     if (text === '') return;
-    this.#emitted += text;
+    this.#emitted.append(text);
     output.push({ type: 'text-delta', text });
   }
 
@@ -58,7 +65,7 @@ export class ResponseStreamNormalizer {
   #finish(decoded: ModelResponse, output: StreamEvent[]): void {
     this.#filter?.flush();
     const response = normalizeModelResponse(decoded, this.#request, {
-      emittedText: this.#emitted,
+      emittedText: this.#emitted.toString(),
       ...(this.#toolCallFormat !== undefined ? { toolCallFormat: this.#toolCallFormat } : {}),
     });
     this.#emit(response.content.slice(this.#emitted.length), output);
@@ -66,4 +73,10 @@ export class ResponseStreamNormalizer {
     output.push(...this.#deferred, { type: 'done', response });
     this.#deferred = [];
   }
+}
+
+/** True when the text's last character is printable ASCII: nothing to trim (`trimEnd` needs not run per delta). */
+function endsInVisibleAscii(text: string): boolean {
+  const last = text.charCodeAt(text.length - 1);
+  return last > 32 && last < 127;
 }
