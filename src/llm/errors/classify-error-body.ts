@@ -33,8 +33,16 @@ export function classifyErrorBody(body: unknown, status?: number): SpineError {
   return new SpineError({ code, message, retryable, details: buildDetails(info, status, body) });
 }
 
+/**
+ * The model's chat template refused the conversation (a Jinja `raise_exception`, as Mistral's and Gemma's do
+ * when user and assistant turns do not alternate): the same request fails the same way, whatever the status
+ * (older llama.cpp builds send a 500, RUNNER-QUIRKS §48).
+ */
+const templateRefusal = /roles must alternate|Jinja Exception|raise_exception/i;
+
 function chooseCode(info: ErrorInfo, status: number | undefined): { code: ErrorCode; retryable: boolean } {
   if (isContextOverflow(info)) return { code: 'LLM_CONTEXT_OVERFLOW', retryable: false };
+  if (templateRefusal.test(info.message)) return { code: 'LLM_HTTP_ERROR', retryable: false };
   if (status !== undefined) return chooseCodeByStatus(status);
   const kind = `${info.type ?? ''} ${typeof info.providerCode === 'string' ? info.providerCode : ''}`;
   const words = kind.split(' ');

@@ -32,6 +32,32 @@ describe('hintFor', () => {
     );
   });
 
+  it.each([
+    [
+      'http://127.0.0.1:11434/v1/responses',
+      'this runner has no /responses route: use --api-type chat_completions',
+    ],
+    ['http://127.0.0.1:8080/v1/chat/completions', 'check --base-url: nothing answers at this path'],
+  ])('a 404 from %s says what to change', (url, expected) => {
+    const error = new SpineError({
+      code: 'LLM_HTTP_ERROR',
+      message: 'File Not Found',
+      details: { status: 404 },
+    });
+    expect(hintFor(error, url)).toContain(expected);
+  });
+
+  it('a chat template that wants alternating roles says how to fix the conversation', () => {
+    const error = new SpineError({
+      code: 'LLM_HTTP_ERROR',
+      message: 'Error: Jinja Exception: Conversation roles must alternate user/assistant/user/assistant/...',
+      details: { status: 400 },
+    });
+    expect(hintFor(error, 'http://127.0.0.1:8080/v1/chat/completions')).toContain(
+      'merge consecutive messages',
+    );
+  });
+
   it('says nothing it does not know', () => {
     const error = new SpineError({ code: 'LLM_SERVER_ERROR', message: 'boom', details: { status: 500 } });
     expect(hintFor(error, 'http://127.0.0.1:8080/v1/chat/completions')).toBeUndefined();

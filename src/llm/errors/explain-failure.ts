@@ -21,11 +21,16 @@ export function hintFor(error: SpineError, url: string): string | undefined {
   }
   if (error.code === 'LLM_CONNECTION') return connectionHint(error, url);
   if (status === 404 && error.details.model === undefined) {
-    return /model/i.test(error.message)
-      ? 'the server does not know this model: `spine doctor` lists the models it serves'
-      : 'check --base-url: nothing answers at this path (OpenAI-compatible runners usually want a base URL ending in /v1; Ollama native wants the server root)';
+    if (/model/i.test(error.message))
+      return 'the server does not know this model: `spine doctor` lists the models it serves';
+    // Runners that predate the Responses API have no such route (RUNNER-QUIRKS §67).
+    if (/\/responses\/?(\?|$)/.test(url))
+      return 'this runner has no /responses route: use --api-type chat_completions (api_type in spine.yaml), or check --base-url';
+    return 'check --base-url: nothing answers at this path (OpenAI-compatible runners usually want a base URL ending in /v1; Ollama native wants the server root)';
   }
   if (status === 405) return 'check --base-url and --api-type: this path does not take POST requests';
+  if (/roles must alternate/i.test(error.message))
+    return "the model's chat template wants user and assistant turns to alternate: merge consecutive messages of one role";
   return undefined;
 }
 

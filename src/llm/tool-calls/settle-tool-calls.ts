@@ -62,6 +62,16 @@ export function settleToolCalls(input: SettleToolCallsInput): SettledToolCalls {
     extractTextCalls(settled, input);
   coerceBySchema(settled, input.tools);
   if (input.tools.length > 0) settled.problems = findToolCallProblems(settled, input.tools);
+  // A `tool_calls` finish with no call at all, not even a broken one (vLLM under `tool_choice: "required"`
+  // when its parser found none, RUNNER-QUIRKS §15), is an answer: say `stop`.
+  if (
+    settled.finishReason === 'tool_calls' &&
+    settled.toolCalls.length === 0 &&
+    settled.incompleteToolCalls.length === 0
+  ) {
+    settled.finishReason = 'stop';
+    settled.changed = true;
+  }
   return settled;
 }
 

@@ -38,7 +38,8 @@ export type WireChunk = string | { data: unknown; event?: string } | { json: unk
 
 export interface CaseExpectation {
   response?: ExpectedResponse;
-  error?: { code: string; messageIncludes?: string };
+  /** `retryable` is compared only when the case names it. */
+  error?: { code: string; messageIncludes?: string; retryable?: boolean };
   /** Streamed cases: event types in order (runs of one type collapsed) and the text they carried. */
   events?: { types?: string[]; text?: string; reasoning?: string };
 }

@@ -89,15 +89,16 @@ function projectRepairs(expected: string[], actual: ModelResponse): unknown {
 }
 
 function projectError(
-  expected: { code: string; messageIncludes?: string },
-  actual: { code: string; message: string },
+  expected: { code: string; messageIncludes?: string; retryable?: boolean },
+  actual: { code: string; message: string; retryable: boolean },
 ) {
-  if (expected.messageIncludes === undefined) return { code: actual.code };
-  const includes = actual.message.includes(expected.messageIncludes);
-  return {
-    code: actual.code,
-    messageIncludes: includes ? expected.messageIncludes : `(message was) ${actual.message}`,
-  };
+  const projected: { code: string; messageIncludes?: string; retryable?: boolean } = { code: actual.code };
+  if (expected.messageIncludes !== undefined) {
+    const includes = actual.message.includes(expected.messageIncludes);
+    projected.messageIncludes = includes ? expected.messageIncludes : `(message was) ${actual.message}`;
+  }
+  if (expected.retryable !== undefined) projected.retryable = actual.retryable;
+  return projected;
 }
 
 function projectEvents(expected: NonNullable<CaseExpectation['events']>, events: StreamEvent[]) {

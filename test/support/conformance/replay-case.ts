@@ -9,7 +9,7 @@ import { renderWire } from './render-wire.js';
 export interface CaseOutcome {
   response?: ModelResponse;
   /** The failure, as code and message; a non-SpineError escaping the client has code `NOT_A_SPINE_ERROR`. */
-  error?: { code: string; message: string };
+  error?: { code: string; message: string; retryable: boolean };
   /** Streamed cases: every event seen, up to the end or the failure. */
   events?: StreamEvent[];
   /** The request the client sent (the fake runner answers the first one with the case's wire). */
@@ -78,11 +78,12 @@ async function runCollected(
   }
 }
 
-function describeError(error: unknown): { code: string; message: string } {
-  if (SpineError.is(error)) return { code: error.code, message: error.message };
+function describeError(error: unknown): { code: string; message: string; retryable: boolean } {
+  if (SpineError.is(error)) return { code: error.code, message: error.message, retryable: error.retryable };
   // A non-Spine error escaping the client is itself a conformance failure; keep it visible in the diff.
   return {
     code: 'NOT_A_SPINE_ERROR',
     message: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    retryable: false,
   };
 }
