@@ -52,7 +52,31 @@ describe('shapeChatRequestBody', () => {
       'llamacpp',
       { tools: [tool] },
       'm',
-      { tools: [{ type: 'function', function: { name: 'read', parameters: { type: 'object' } } }] },
+      {
+        parallel_tool_calls: true,
+        tools: [{ type: 'function', function: { name: 'read', parameters: { type: 'object' } } }],
+      },
+    ],
+    [
+      'asks llama-server for parallel calls when the caller did not say (§32)',
+      'llamacpp',
+      { tools: [tool] },
+      'm',
+      { parallel_tool_calls: true },
+    ],
+    [
+      "keeps the caller's parallel_tool_calls: false on llama-server",
+      'llamacpp',
+      { tools: [tool], parallel_tool_calls: false },
+      'm',
+      { parallel_tool_calls: false },
+    ],
+    [
+      'adds no parallel_tool_calls for a generic OpenAI-compatible runner',
+      'openai-compatible',
+      { tools: [tool] },
+      'm',
+      {},
     ],
     [
       'never sends strict: null',

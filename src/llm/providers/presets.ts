@@ -35,6 +35,11 @@ export interface ProviderPreset {
   streamOptions: boolean;
   /** `parallel_tool_calls` is accepted (it is still sent only with tools, §43). */
   parallelToolCalls: boolean;
+  /**
+   * `parallel_tool_calls: true` is sent with tools when the caller did not say (§32: llama-server's grammar
+   * lets the model write one call unless asked for more).
+   */
+  parallelToolCallsByDefault: boolean;
   /** Which field carries the output cap (§49). */
   maxTokensField: MaxTokensField;
   /** `tool_choice: "auto"` is accepted (vLLM wants server flags for it; leaving it out means the same). */
@@ -70,6 +75,7 @@ const openAiLike: ProviderPreset = {
   apiKeyEnv: 'OPENAI_API_KEY',
   streamOptions: true,
   parallelToolCalls: true,
+  parallelToolCallsByDefault: false,
   maxTokensField: 'max_tokens',
   toolChoiceAuto: true,
   toolChoiceRequired: true,
@@ -124,7 +130,7 @@ export const providerPresets: Readonly<Record<ProviderName, ProviderPreset>> = {
     reasoningField: 'reasoning',
     assistantContentWithToolCalls: '',
   },
-  llamacpp: { ...localRunner, name: 'llamacpp' },
+  llamacpp: { ...localRunner, name: 'llamacpp', parallelToolCallsByDefault: true },
   vllm: {
     ...localRunner,
     name: 'vllm',

@@ -31,6 +31,13 @@ function shapeTools(body: Body, preset: ProviderPreset): void {
     return;
   }
   body.tools = (body.tools as unknown[]).map((tool) => shapeTool(tool, preset));
+  // Not when one tool is named: that call is forced once.
+  if (
+    preset.parallelToolCallsByDefault &&
+    body.parallel_tool_calls === undefined &&
+    !isRecord(body.tool_choice)
+  )
+    body.parallel_tool_calls = true;
   if (!preset.parallelToolCalls || typeof body.parallel_tool_calls !== 'boolean')
     delete body.parallel_tool_calls;
 }
