@@ -60,6 +60,8 @@ export function settleToolCalls(input: SettleToolCallsInput): SettledToolCalls {
   repairStructuredCalls(settled, input.hitTokenCap);
   if (input.tools.length > 0 && input.toolCalls.length === 0 && input.incompleteToolCalls.length === 0)
     extractTextCalls(settled, input);
+  else if (input.tools.length === 0 && settled.content.includes(harmonyChannel))
+    readHarmonyAnswer(settled, input);
   coerceBySchema(settled, input.tools);
   if (input.tools.length > 0) settled.problems = findToolCallProblems(settled, input.tools);
   // A `tool_calls` finish with no call at all, not even a broken one (vLLM under `tool_choice: "required"`
@@ -93,6 +95,26 @@ function repairStructuredCalls(settled: SettledToolCalls, cappedByTokens: boolea
   // it could not parse (RUNNER-QUIRKS §16); mended calls that were not cut off make it a tool-call turn.
   if (settled.incompleteToolCalls.length === 0 && settled.finishReason !== 'content_filter')
     settled.finishReason = 'tool_calls';
+}
+
+const harmonyChannel = '<|channel|>';
+
+/**
+ * GPT-OSS channel markup left raw in an answer without tools: the analysis becomes reasoning and the final
+ * channel the content, so the markup never goes back in the history (llama-server refuses it, RUNNER-QUIRKS
+ * §38). No tool was offered, so a call in it is not one: only the text and the reasoning are taken.
+ */
+function readHarmonyAnswer(settled: SettledToolCalls, input: SettleToolCallsInput): void {
+  const found = extractResponseTextCalls(settled.content, {
+    toolNames: [],
+    finishReason: settled.finishReason,
+    responseKey: `turn-${input.turn}`,
+    toolCallFormat: 'harmony',
+  });
+  if (found === undefined || (found.content === settled.content && found.reasoning === undefined)) return;
+  settled.content = found.content;
+  if (found.reasoning !== undefined) settled.extraReasoning = found.reasoning;
+  settled.changed = true;
 }
 
 function extractTextCalls(settled: SettledToolCalls, input: SettleToolCallsInput): void {
