@@ -241,6 +241,30 @@ describe('local runners', () => {
     expect(body.messages[1]).toEqual({ role: 'tool', tool_call_id: 'c', content: '{}', name: 'get_weather' });
   });
 
+  it('Ollama /v1 sends inline images and refuses a remote one before any request (§52)', async () => {
+    const ollamaV1 = {
+      provider: 'ollama' as const,
+      apiType: 'chat_completions' as const,
+      baseUrl: runner.baseUrl,
+    };
+    const inline = { type: 'image_url' as const, image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } };
+    const body = await sentBody(ollamaV1, {
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, inline] }],
+    });
+    expect(body.messages[0]).toEqual({
+      role: 'user',
+      content: [{ type: 'text', text: 'What is this?' }, inline],
+    });
+    const remote = { type: 'image_url' as const, image_url: { url: 'https://example.com/cat.png' } };
+    const sentBefore = runner.requests.length;
+    await expect(
+      collectEvents(
+        createTestClient(runner, ollamaV1).stream({ messages: [{ role: 'user', content: [remote] }] }),
+      ),
+    ).rejects.toMatchObject({ code: 'LLM_HTTP_ERROR', message: expect.stringMatching(/only inline/) });
+    expect(runner.requests.length).toBe(sentBefore);
+  });
+
   it('openai-compatible against Ollama keeps …/v1 as given', async () => {
     await sentBody({ provider: 'openai-compatible', baseUrl: `${runner.origin}/v1` });
     expect(runner.requests[0]?.url).toBe('/v1/chat/completions');

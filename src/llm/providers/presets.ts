@@ -62,6 +62,8 @@ export interface ProviderPreset {
   toolMessageName: boolean;
   /** Send explicit sampling values when the caller gave none (§50: Ollama /v1 would use 1.0). */
   sendSamplingDefaults: boolean;
+  /** Images only as `data:` URLs; a remote one is refused before the request (§52: Ollama /v1). */
+  inlineImagesOnly: boolean;
   /** `temperature` / `top_p` are accepted (OpenAI reasoning models reject them). */
   samplingParameters: boolean;
   /** Which tool-call family is read from text (`auto`: every one); `quirks.tool_call_format` pins one. */
@@ -87,6 +89,7 @@ const openAiLike: ProviderPreset = {
   systemMessageMerge: false,
   toolMessageName: false,
   sendSamplingDefaults: false,
+  inlineImagesOnly: false,
   samplingParameters: true,
   toolCallFormat: 'auto',
 };
@@ -123,6 +126,7 @@ export const providerPresets: Readonly<Record<ProviderName, ProviderPreset>> = {
     reasoningField: 'reasoning',
     toolMessageName: true,
     sendSamplingDefaults: true,
+    inlineImagesOnly: true,
   },
   lmstudio: {
     ...localRunner,

@@ -1,3 +1,4 @@
+import { inlineImageBytes } from './inline-image.js';
 import { ollamaSamplingDefaults, type ProviderPreset } from './presets.js';
 
 type Body = Record<string, unknown>;
@@ -90,10 +91,19 @@ function shapeMessages(messages: WireMessage[], preset: ProviderPreset): WireMes
   const merged = preset.systemMessageMerge ? mergeSystemMessages(messages) : messages;
   const toolNames = preset.toolMessageName ? collectToolNames(merged) : undefined;
   return merged.map((message) => {
+    if (preset.inlineImagesOnly) requireInlineImages(message);
     if (message.role === 'assistant') return shapeAssistant(message, preset);
     if (message.role === 'tool' && toolNames) return nameToolMessage(message, toolNames);
     return message;
   });
+}
+
+function requireInlineImages(message: WireMessage): void {
+  if (!Array.isArray(message.content)) return;
+  for (const part of message.content as unknown[]) {
+    if (isRecord(part) && part.type === 'image_url' && isRecord(part.image_url))
+      inlineImageBytes(String(part.image_url.url));
+  }
 }
 
 /** One system message at index 0 holding every system text in order (§47). */

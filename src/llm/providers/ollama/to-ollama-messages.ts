@@ -1,12 +1,6 @@
-import { SpineError } from '../../../core/spine-error.js';
-import type {
-  AssistantMessage,
-  ChatMessage,
-  ContentPart,
-  ToolMessage,
-  UserMessage,
-} from '../../../core/types.js';
+import type { AssistantMessage, ChatMessage, ToolMessage, UserMessage } from '../../../core/types.js';
 import { parseToolArguments } from '../../tool-calls/repair/parse-tool-arguments.js';
+import { inlineImageBytes } from '../inline-image.js';
 
 /** One message as Ollama's native `/api/chat` takes it. */
 export interface OllamaMessage {
@@ -44,22 +38,11 @@ function toOllamaUser(message: UserMessage): OllamaMessage {
   const images: string[] = [];
   for (const part of message.content) {
     if (part.type === 'text') texts.push(part.text);
-    else images.push(toBase64Image(part));
+    else images.push(inlineImageBytes(part.image_url.url));
   }
   const wire: OllamaMessage = { role: 'user', content: texts.join('\n') };
   if (images.length > 0) wire.images = images;
   return wire;
-}
-
-function toBase64Image(part: Extract<ContentPart, { type: 'image_url' }>): string {
-  const match = /^data:[^;,]*;base64,(.*)$/s.exec(part.image_url.url);
-  if (match) return match[1] as string;
-  // Ollama takes only inline image bytes; fetching a remote URL on its behalf is not this layer's call.
-  throw new SpineError({
-    code: 'LLM_HTTP_ERROR',
-    message: 'Ollama accepts images only inline: give a data:image/…;base64,… URL instead of a remote one',
-    details: { url: part.image_url.url.slice(0, 200) },
-  });
 }
 
 function toOllamaAssistant(message: AssistantMessage): OllamaMessage {
