@@ -135,9 +135,10 @@ async function searchFolderFiles(
   pacer: EventLoopPacer,
 ): Promise<string[]> {
   const { folder } = frame;
+  const folderPath = childPathSync(folder, '.');
   let entries: Dirent[];
   try {
-    entries = readdirSync(childPathSync(folder, '.'), { withFileTypes: true });
+    entries = readdirSync(folderPath, { withFileTypes: true });
   } catch {
     return [];
   }
@@ -153,7 +154,7 @@ async function searchFolderFiles(
     }
     const relative = folder.relative === '' ? entry.name : `${folder.relative}/${entry.name}`;
     const isFolder = entry.isDirectory();
-    if (isHiddenEntry(folder.hidden, childPathSync(folder, '.'), entry.name, relative, isFolder)) continue;
+    if (isHiddenEntry(folder.hidden, folderPath, entry.name, relative, isFolder)) continue;
     if (isFolder) {
       if (!folder.ignores.isIgnored(relative, true)) folders.push(entry.name);
       continue;
