@@ -30,6 +30,11 @@ export interface AttemptContext {
   idleTimeoutMs: number;
   /** Size limits of one response; absent fields take `defaultResponseLimits`. */
   responseLimits?: Partial<ResponseLimits>;
+  /**
+   * Optional body fields this endpoint refused by name, shared by the client's calls: each is sent until the
+   * runner refuses it once, then left out (RUNNER-QUIRKS §44).
+   */
+  refusedFields?: Set<string>;
 }
 
 /** How much of a response Spine reads before it gives up with LLM_RESPONSE_TOO_LARGE. */
@@ -87,8 +92,22 @@ export class ModelCallAttempt {
 
   /** Sends the request and waits for a successful status; throws the classified error otherwise. */
   async open(): Promise<void> {
-    const { adapter, endpoint, clock } = this.context;
-    const built = adapter.buildRequest(this.request, { stream: this.streamed, endpoint });
+    for (;;) {
+      const refused = await this.send();
+      if (refused === undefined) return;
+      // The runner named a field Spine added on its own: the same request again without it, this attempt still.
+      this.context.refusedFields?.add(refused);
+    }
+  }
+
+  /** One request; the name of an optional field the runner refused (the request is then over), else undefined. */
+  private async send(): Promise<string | undefined> {
+    const { adapter, endpoint, clock, refusedFields } = this.context;
+    const built = adapter.buildRequest(this.request, {
+      stream: this.streamed,
+      endpoint,
+      ...(refusedFields !== undefined ? { leaveOut: refusedFields } : {}),
+    });
     const spec = { ...built, url: withEndpointQuery(built.url, endpoint.query ?? '') };
     const startedAt = clock.now();
     if (this.deadline.failure) throw this.deadline.failure;
@@ -107,6 +126,12 @@ export class ModelCallAttempt {
     }
     if (response.status < 200 || response.status > 299) {
       const bodyText = await this.readText(maxErrorBodyBytes);
+      const refused = refusedField(response.status, bodyText, built.optionalFields, refusedFields);
+      if (refused !== undefined) {
+        this.ended = false;
+        this.bytesRead = 0;
+        return refused;
+      }
       const failure = explainHttpFailure(adapter.classifyHttpError(response.status, bodyText), spec.url);
       throw attachRetryHints(failure, response, clock.now());
     }
@@ -127,6 +152,7 @@ export class ModelCallAttempt {
       this.decoder = adapter.createStreamDecoder(this.decoderContext);
       this.normalizer = new ResponseStreamNormalizer(this.request, this.normalizeOptions());
     }
+    return undefined;
   }
 
   /** The next events; undefined once the body is done. */
@@ -250,4 +276,22 @@ function redirectRefused(status: number, location: string | undefined, url: stri
     message: `HTTP ${status} from POST ${describeUrl(url)}: the server redirects to ${target}; Spine does not follow redirects, so credentials never leave the configured origin: set the base URL to where it points`,
     details: { status, url: describeUrl(url), location: target },
   });
+}
+
+/**
+ * The optional field a client error names (`Unrecognized request argument supplied: stream_options`, `property
+ * 'stream_options' is unsupported`, a validation error located at `body.stream_options`); undefined when it names
+ * none, or only ones already left out. Only a 400 or 422: anything else is not about the request's fields.
+ */
+function refusedField(
+  status: number,
+  bodyText: string,
+  optionalFields: readonly string[] | undefined,
+  alreadyRefused: ReadonlySet<string> | undefined,
+): string | undefined {
+  if ((status !== 400 && status !== 422) || optionalFields === undefined || alreadyRefused === undefined)
+    return undefined;
+  return optionalFields.find(
+    (field) => !alreadyRefused.has(field) && new RegExp(`\\b${field}\\b`).test(bodyText),
+  );
 }

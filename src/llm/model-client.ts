@@ -71,6 +71,7 @@ export function createModelClient(
     firstByteTimeoutMs: options.firstByteTimeoutMs ?? defaultTimeouts.firstByteTimeoutMs,
     idleTimeoutMs: options.idleTimeoutMs ?? defaultTimeouts.idleTimeoutMs,
     ...(options.responseLimits !== undefined ? { responseLimits: options.responseLimits } : {}),
+    refusedFields: new Set(),
     retry: { ...defaultRetryOptions, ...options.retry, maxRetries: resolveMaxRetries(options) },
     onRetry: options.onRetry,
   };

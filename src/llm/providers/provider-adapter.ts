@@ -25,6 +25,11 @@ export interface HttpRequestSpec {
   url: string;
   headers: Record<string, string>;
   body: string;
+  /**
+   * Body fields Spine added on its own, which the call can do without (`stream_options`, a default
+   * `parallel_tool_calls`): a runner that refuses one by name gets the request again without it (§44).
+   */
+  optionalFields?: readonly string[];
 }
 
 /** Bytes of a streamed body in, normalized events out. Pure and synchronous, so any split can be tested. */
@@ -51,7 +56,12 @@ export interface DecoderContext {
 export interface ProviderAdapter {
   buildRequest(
     request: ModelRequest,
-    options: { stream: boolean; endpoint: EndpointSettings },
+    options: {
+      stream: boolean;
+      endpoint: EndpointSettings;
+      /** Optional fields this endpoint refused before: left out. */
+      leaveOut?: ReadonlySet<string>;
+    },
   ): HttpRequestSpec;
   createStreamDecoder(context: DecoderContext): StreamDecoder;
   decodeResponse(bodyText: string, context: DecoderContext): ModelResponse;

@@ -18,6 +18,7 @@ export function buildChatRequest(
   endpoint: EndpointSettings,
   request: ModelRequest,
   stream: boolean,
+  leaveOut: ReadonlySet<string> = new Set(),
 ): HttpRequestSpec {
   const model = request.model ?? endpoint.model;
   const preset = resolveEndpointPreset(endpoint, model);
@@ -29,6 +30,10 @@ export function buildChatRequest(
   if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls;
   body.stream = stream;
   const shaped = shapeChatRequestBody(body, preset);
+  const optionalFields = addedByShaping(body, shaped).filter(
+    (field) => !(field in (request.extraBody ?? {})),
+  );
+  for (const field of optionalFields) if (leaveOut.has(field)) delete shaped[field];
   for (const key in request.extraBody) {
     if (!protectedFields.has(key)) shaped[key] = request.extraBody[key];
   }
@@ -36,7 +41,13 @@ export function buildChatRequest(
     url: buildUrl(endpoint, preset, model),
     headers: buildHeaders(endpoint, preset, stream),
     body: JSON.stringify(shaped),
+    optionalFields: optionalFields.filter((field) => field in shaped),
   };
+}
+
+/** Fields the preset added that the caller did not ask for: the call can do without them (§44). */
+function addedByShaping(asked: Record<string, unknown>, shaped: Record<string, unknown>): string[] {
+  return ['stream_options', 'parallel_tool_calls'].filter((field) => field in shaped && !(field in asked));
 }
 
 function buildUrl(endpoint: EndpointSettings, preset: ProviderPreset, model: string): string {
