@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ToolSpec } from '../../src/core/types.js';
 import { completion, textStream } from '../support/chat-wire.js';
 import { type FakeRunner, startFakeRunner } from '../support/fake-runner.js';
+import { outputItems, responsesObject } from '../support/responses-wire.js';
 import { collectEvents, createTestClient, hello } from './client-test-kit.js';
 
 // RUNNER-QUIRKS §44: Groq, Mistral and older Azure versions refuse `stream_options`, which Spine adds to every
@@ -64,6 +65,22 @@ describe('a runner that refuses a field Spine added on its own', () => {
     runner.enqueue(refusing('parallel_tool_calls'));
     const own = createTestClient(runner, { provider: 'llamacpp', maxRetries: 0 });
     await expect(own.respond({ ...hello, tools: [tool], parallelToolCalls: true })).rejects.toMatchObject({
+      code: 'LLM_HTTP_ERROR',
+    });
+    expect(runner.requests).toHaveLength(3);
+  });
+
+  it("the Responses API's store: false goes the same way, unless the caller set store", async () => {
+    const refusingStore = { status: 400, body: { error: { message: "Unknown parameter: 'store'." } } };
+    runner.enqueue(refusingStore, { body: responsesObject(outputItems({ text: 'Sunny.' })) });
+    const client = createTestClient(runner, { apiType: 'responses', maxRetries: 0 });
+    expect((await client.respond(hello)).content).toBe('Sunny.');
+    expect(runner.requests[0]?.body).toMatchObject({ store: false });
+    expect(runner.requests[1]?.body).not.toHaveProperty('store');
+
+    runner.enqueue(refusingStore);
+    const own = createTestClient(runner, { apiType: 'responses', maxRetries: 0 });
+    await expect(own.respond({ ...hello, extraBody: { store: false } })).rejects.toMatchObject({
       code: 'LLM_HTTP_ERROR',
     });
     expect(runner.requests).toHaveLength(3);

@@ -25,6 +25,7 @@ export function buildResponsesRequest(
   endpoint: EndpointSettings,
   request: ModelRequest,
   stream: boolean,
+  leaveOut: ReadonlySet<string> = new Set(),
 ): HttpRequestSpec {
   const { instructions, input } = toResponsesInput(request.messages);
   const body: Record<string, unknown> = { model: request.model ?? endpoint.model };
@@ -37,7 +38,9 @@ export function buildResponsesRequest(
   }
   if (request.maxTokens !== undefined) body.max_output_tokens = request.maxTokens;
   if (request.temperature !== undefined) body.temperature = request.temperature;
-  body.store = false;
+  // Spine's own choice, left out for a runner that refuses the field by name (RUNNER-QUIRKS §44).
+  const storeIsOurs = !('store' in (request.extraBody ?? {}));
+  if (!leaveOut.has('store')) body.store = false;
   body.stream = stream;
   for (const key in request.extraBody) {
     if (!protectedFields.has(key)) body[key] = request.extraBody[key];
@@ -46,6 +49,7 @@ export function buildResponsesRequest(
     url: resolveResponsesUrl(endpoint.baseUrl),
     headers: buildHeaders(endpoint, stream),
     body: JSON.stringify(body),
+    optionalFields: storeIsOurs && 'store' in body ? ['store'] : [],
   };
 }
 

@@ -9,7 +9,8 @@ import { ResponsesStreamDecoder } from './responses-stream-decoder.js';
  * `api_type: responses`. Requests and answers are translated at this edge to the canonical chat shapes.
  */
 export const responsesAdapter: ProviderAdapter = {
-  buildRequest: (request, options) => buildResponsesRequest(options.endpoint, request, options.stream),
+  buildRequest: (request, options) =>
+    buildResponsesRequest(options.endpoint, request, options.stream, options.leaveOut),
   createStreamDecoder: (context) => new ResponsesStreamDecoder(context),
   decodeResponse: decodeResponsesBody,
   classifyHttpError,
