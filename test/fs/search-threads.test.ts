@@ -3,7 +3,7 @@ import { linkSync, mkdirSync, readdirSync, readlinkSync, symlinkSync, writeFileS
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { searchWorkerPool } from '../../src/tools/fs/search-worker-pool.js';
+import { SearchWorkerPool, searchWorkerPool } from '../../src/tools/fs/search-worker-pool.js';
 import { createSandbox, type Sandbox, secretText } from './sandbox-fixture.js';
 
 // fs.search hands the files of a folder search to helper threads. These tests run the same searches on the
@@ -170,6 +170,18 @@ describe('fs.search with helper threads', () => {
     }
     await pool.whenReady();
     expect(pool.readyCount()).toBe(helperCount);
+  });
+});
+
+describe('helpers that cannot be started', () => {
+  test('leave a pool with none ready, which takes no batch: the queue then searches on the calling thread', async () => {
+    const noThreads = new SearchWorkerPool(() => {
+      throw new Error('no threads here');
+    });
+    noThreads.growTo(2);
+    await noThreads.whenReady();
+    expect(noThreads.readyCount()).toBe(0);
+    expect(noThreads.run({} as never)).toBeUndefined();
   });
 });
 

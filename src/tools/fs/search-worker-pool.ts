@@ -24,6 +24,9 @@ export class SearchWorkerPool {
   /** Helpers started so far, failed ones included: a helper that failed is not started again. */
   private started = 0;
 
+  /** `startThread` is replaced only by tests (a thread that cannot be started). */
+  constructor(private readonly startThread: () => Worker = startHelperThread) {}
+
   /** Starts helpers until `size` have been started. */
   growTo(size: number): void {
     for (; this.started < size; this.started += 1) this.start();
@@ -81,7 +84,13 @@ export class SearchWorkerPool {
   }
 
   private start(): void {
-    const worker = startHelperThread();
+    let worker: Worker;
+    try {
+      worker = this.startThread();
+    } catch {
+      // No thread to be had (a sandboxed runtime, a resource limit): the searches run on the calling thread.
+      return;
+    }
     const helper: Helper = { worker, ready: false, pending: new Map() };
     this.helpers.push(helper);
     worker.on('message', (message: { ready?: true; id?: number; answer?: BatchAnswer; error?: string }) => {
