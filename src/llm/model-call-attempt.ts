@@ -128,6 +128,7 @@ export class ModelCallAttempt {
       const bodyText = await this.readText(maxErrorBodyBytes);
       const refused = refusedField(response.status, bodyText, built.optionalFields, refusedFields);
       if (refused !== undefined) {
+        // Reading the error body ended this response; the next one starts fresh.
         this.ended = false;
         this.bytesRead = 0;
         return refused;

@@ -3,6 +3,7 @@ import { extractResponseTextCalls } from './extract-response-text-calls.js';
 import { findToolCallProblems } from './find-tool-call-problems.js';
 import type { ToolCallProblem } from './repair/tool-call-problem.js';
 import { repairIncompleteCalls } from './repair-incomplete-calls.js';
+import { extractTextToolCalls } from './text-tool-calls/extract-text-tool-calls.js';
 import type { ToolCallFormat } from './text-tool-calls/tool-call-formats.js';
 import { validateToolCall } from './validate-tool-arguments.js';
 
@@ -60,8 +61,7 @@ export function settleToolCalls(input: SettleToolCallsInput): SettledToolCalls {
   repairStructuredCalls(settled, input.hitTokenCap);
   if (input.tools.length > 0 && input.toolCalls.length === 0 && input.incompleteToolCalls.length === 0)
     extractTextCalls(settled, input);
-  else if (input.tools.length === 0 && settled.content.includes(harmonyChannel))
-    readHarmonyAnswer(settled, input);
+  else if (input.tools.length === 0 && settled.content.includes(harmonyChannel)) readHarmonyAnswer(settled);
   coerceBySchema(settled, input.tools);
   if (input.tools.length > 0) settled.problems = findToolCallProblems(settled, input.tools);
   // A `tool_calls` finish with no call at all, not even a broken one (vLLM under `tool_choice: "required"`
@@ -104,14 +104,9 @@ const harmonyChannel = '<|channel|>';
  * channel the content, so the markup never goes back in the history (llama-server refuses it, RUNNER-QUIRKS
  * §38). No tool was offered, so a call in it is not one: only the text and the reasoning are taken.
  */
-function readHarmonyAnswer(settled: SettledToolCalls, input: SettleToolCallsInput): void {
-  const found = extractResponseTextCalls(settled.content, {
-    toolNames: [],
-    finishReason: settled.finishReason,
-    responseKey: `turn-${input.turn}`,
-    toolCallFormat: 'harmony',
-  });
-  if (found === undefined || (found.content === settled.content && found.reasoning === undefined)) return;
+function readHarmonyAnswer(settled: SettledToolCalls): void {
+  const found = extractTextToolCalls(settled.content, [], 'harmony');
+  if (found.content === settled.content && found.reasoning === undefined) return;
   settled.content = found.content;
   if (found.reasoning !== undefined) settled.extraReasoning = found.reasoning;
   settled.changed = true;

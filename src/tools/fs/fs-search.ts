@@ -62,6 +62,8 @@ async function searchTool(
   };
   const matcher = createLineMatcher(matcherOptions);
   const resolved = await resolveMountPath(context.mounts, args.path ?? '@project');
+  // Before the start is opened: nothing awaited between its open and the search that closes it.
+  const helpers = await searchHelpers(limits.searchThreads);
   const start = openSearchStart(resolved);
   const deadline = Date.now() + limits.searchTimeMs;
   const collected: Collected = { matches: [], outputBytes: 0 };
@@ -74,7 +76,7 @@ async function searchTool(
     allowHardLinks: context.allowHardLinkReads,
     maxFileBytes: limits.searchFileBytes,
     maxHits: maxMatches + 1,
-    helpers: start.kind === 'folder' ? await searchHelpers(limits.searchThreads) : undefined,
+    ...(start.kind === 'folder' && helpers !== undefined ? { helpers } : {}),
     onMatch: (match) => collect(collected, match, maxMatches, limits.searchOutputBytes),
     shouldStop: () => {
       if (toolContext.signal?.aborted) collected.reason = 'aborted';
@@ -132,7 +134,7 @@ function describeResult(collected: Collected, progress: SearchProgress, maxMatch
   };
 }
 
-/** The helper threads, loaded and started on the first folder search that may use them. */
+/** The helper threads, loaded and started on the first search (a single-file search runs on this thread). */
 async function searchHelpers(threads: number): Promise<SearchWorkerPool | undefined> {
   if (threads < 2) return undefined;
   const { searchWorkerPool } = await import('./search-worker-pool.js');

@@ -72,7 +72,7 @@ export function searchFile(
   return true;
 }
 
-export function batchSize(batch: FileBatch): number {
+function batchSize(batch: FileBatch): number {
   let size = 0;
   for (const group of batch.groups) size += group.names.length;
   return size;

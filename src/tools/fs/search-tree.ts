@@ -11,7 +11,7 @@ import {
   openFolderSync,
   readSmallFileSync,
 } from './read-through-folder.js';
-import { matchAt, type SearchMatch, searchFileBatch } from './search-file-batch.js';
+import { type SearchMatch, searchFile } from './search-file-batch.js';
 import type { SearchWorkerPool } from './search-worker-pool.js';
 
 /** A folder open by descriptor, with the .gitignore rules that apply inside it. */
@@ -174,16 +174,12 @@ export function searchSingleFile(
   display: string,
   options: SearchTreeOptions,
 ): SearchProgress {
-  const batch = { groups: [{ folder, names: [name] }] };
-  const answer = searchFileBatch(batch, options.matcher, fileRules(options), () => false);
-  const progress: SearchProgress = { filesScanned: answer.scanned[0] ?? 0, stopped: false };
-  for (let index = 0; index < answer.lines.length; index += 1) {
-    if (!options.onMatch(matchAt(answer, index, display))) {
-      progress.stopped = true;
-      break;
-    }
-  }
-  return progress;
+  let stopped = false;
+  const scanned = searchFile({ folder, name }, options.matcher, fileRules(options), (hit) => {
+    stopped = !options.onMatch({ path: display, ...hit });
+    return !stopped;
+  });
+  return { filesScanned: scanned ? 1 : 0, stopped };
 }
 
 function relativeTo(start: string, path: string): string {
